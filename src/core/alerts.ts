@@ -219,7 +219,7 @@ function* rowConditions(
     if (held && !current && dueAt <= (serverNowMs ?? nowMs) && !state.rolling?.has(key) && !rolling.has(key))
       yield condition(
         'missed_roll',
-        `${formatUsd(held)} settled instead of being rolled (its roll was due ${before!.next_action_at})`,
+        `${formatUsd(held)} settled instead of being rolled (its roll was due ${before.next_action_at})`,
         base,
       );
   }

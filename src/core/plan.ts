@@ -40,7 +40,7 @@ export interface PlanInput {
 }
 
 /** A hedge on a row's side that is not the row's. */
-export interface OtherHedge {
+interface OtherHedge {
   id: string;
   clientReference?: string;
 }
@@ -221,8 +221,7 @@ export function problemAsData(problem: PlanProblem) {
 }
 
 /** `hdg_1 (DEAL-43)`: a hedge that is not a row's, as messages name it. */
-export const otherHedgeWords = ({ id, clientReference }: OtherHedge) =>
-  `${id} (${clientReference === undefined ? 'no reference' : clientReference})`;
+export const otherHedgeWords = ({ id, clientReference }: OtherHedge) => `${id} (${clientReference ?? 'no reference'})`;
 
 /** "the buy side of USDTNGN holds hdg_1 (DEAL-43), not this row's (DEAL-7)": a row's side holding hedges not its own,
  * as messages name it. */

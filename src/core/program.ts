@@ -14,7 +14,7 @@ function realPath(path: string) {
     // Most PATH folders lack the name: an error thrown for each costs more than the search.
     return statSync(path, { throwIfNoEntry: false })?.isFile() ? realpathSync(path) : undefined;
   } catch {
-    return;
+    // A folder this user cannot look into: the name is not found there.
   }
 }
 

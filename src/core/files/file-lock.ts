@@ -67,7 +67,7 @@ export function processStart(pid: number) {
     boot ??= readOr('/proc/sys/kernel/random/boot_id');
     return `${boot}:${ticks}`;
   } catch {
-    return;
+    // No /proc to read (not Linux), or the process is gone: nothing to say.
   }
 }
 

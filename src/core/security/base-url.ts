@@ -53,7 +53,7 @@ export function loopbackOnlyLookup(given?: Lookup): Lookup {
 export function atBaseOrigin(baseUrl: string, target: string, what: string) {
   const base = new URL(baseUrl);
   const url = URL.canParse(target) ? new URL(target) : undefined;
-  if (url && url.origin === base.origin && url.username === '' && url.password === '') return url;
+  if (url?.origin === base.origin && url.username === '' && url.password === '') return url;
   const where = !url
     ? 'something that is not a URL'
     : url.origin !== base.origin

@@ -111,7 +111,7 @@ function refuseOthers(stats: Stats, guard: NonNullable<FileReading['guard']> | '
  * sticky (/tmp) and what is at `path` is this user's or root's, or nothing yet (made with O_EXCL, or renamed into
  * place): there no other user may rename or remove it. A file read through a link is judged at both folders; a write
  * replaces what is there, so only its own folder counts. */
-export function refuseOpenFolderOf(path: string, followed = true) {
+function refuseOpenFolderOf(path: string, followed = true) {
   const places = [{ folder: dirname(path), entry: lstatSync(path, { throwIfNoEntry: false }) }];
   if (followed)
     try {

@@ -54,7 +54,7 @@ export interface JsonBounds {
 }
 
 /** How a document is read besides its bounds. */
-export interface JsonReading extends JsonBounds {
+interface JsonReading extends JsonBounds {
   /** The keys a message may name (its reader's own); any other is "a key" at its line and column, so that a file given
    * by mistake is not echoed. */
   named: readonly string[];
@@ -64,7 +64,7 @@ export interface JsonReading extends JsonBounds {
 }
 
 /** A key given twice in one object: the object's place in the document (keys and indexes), and where the second is. */
-export interface RepeatedKey {
+interface RepeatedKey {
   key: string;
   path: Array<string | number>;
   line: number;
@@ -139,10 +139,11 @@ function firstBadOffset(text: string) {
       JSON.parse(prefix);
       return true;
     } catch (error) {
-      return /end of JSON input|Unterminated string|at position \d+$/.test((error as Error).message)
-        ? !/at position/.test((error as Error).message) ||
-            Number(/at position (\d+)/.exec((error as Error).message)![1]) >= prefix.length
-        : false;
+      const { message } = error as Error;
+      return (
+        /end of JSON input|Unterminated string|at position \d+$/.test(message) &&
+        (!/at position/.test(message) || Number(/at position (\d+)/.exec(message)![1]) >= prefix.length)
+      );
     }
   };
   let [low, high] = [0, text.length];

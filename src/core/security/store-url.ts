@@ -35,7 +35,7 @@ export function redactStoreUrl(raw: string) {
     const scheme = SCHEME.exec(raw.trim())?.[0];
     return scheme ? `${scheme}//… (not a URL)` : '(not a URL)';
   }
-  if (url.password) url.password = REDACTED;
+  url.password &&= REDACTED;
   for (const name of [...url.searchParams.keys()])
     if (SECRET_PARAMETERS.includes(name.toLowerCase())) url.searchParams.set(name, REDACTED);
   // URLSearchParams percent-encodes the asterisks; the point is to read them.

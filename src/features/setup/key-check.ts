@@ -24,7 +24,8 @@ export const isRefusal = (error: unknown): error is ApiError =>
 export async function checkKey(ports: CheckPorts, credentials: ResolvedCredentials) {
   const client = await checkClient(ports, credentials);
   try {
-    return { status: 'ok' as const, account: await client.getAccount() };
+    await client.getAccount();
+    return { status: 'ok' as const };
   } catch (error) {
     if (!(error instanceof ApiError || error instanceof NetworkError || error instanceof InvalidResponseError))
       throw error;

@@ -118,7 +118,7 @@ export async function checkAndSaveLogin(
       if (failure instanceof HedgeError) failure.message += ' Nothing was saved.';
       throw failure;
     } finally {
-      await team.close?.();
+      await team.close();
     }
   }
   // Where the key goes: nowhere (a helper gives it), the keyring (written now), or the file.

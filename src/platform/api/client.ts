@@ -110,7 +110,7 @@ type Filters = Record<string, string | undefined>;
 type Sent = Record<string, string | number>;
 
 /** One typed method per endpoint over `transport`; `wire`: the names in use, as set and as learned from now on. */
-export function hedgeClient(transport: Transport, options: ClientOptions = {}) {
+export function hedgeClient(transport: Transport, options: ClientOptions) {
   let wire: WireSettings = { ...(options.wire ?? DEFAULT_WIRE_SETTINGS) };
   const learnedKeys = new Set<string>();
   let pageSizeLearned = options.pageSizeLearned === true;
@@ -306,7 +306,7 @@ export function hedgeClient(transport: Transport, options: ClientOptions = {}) {
     return { method: 'POST', path: kind === 'open' ? '/hedges' : `/hedges/${kind}`, body: sent, idempotencyKey };
   }
 
-  async function readHedges(query: ListHedgesQuery = {}) {
+  async function readHedges(query: ListHedgesQuery) {
     const read = await list(
       hedgeSchema,
       '/hedges',
@@ -325,7 +325,7 @@ export function hedgeClient(transport: Transport, options: ClientOptions = {}) {
     });
   }
 
-  function readHistory(query: Omit<ListHedgesQuery, 'status' | 'clientReference'> = {}) {
+  function readHistory(query: Omit<ListHedgesQuery, 'status' | 'clientReference'>) {
     return list(historyRecordSchema, '/hedges/history', {}, { ...query, rowKey: historyRowKey });
   }
 
@@ -415,7 +415,7 @@ export function hedgeClient(transport: Transport, options: ClientOptions = {}) {
     },
 
     /** GET /hedges/history — newest first, up to `limit` (across pages). */
-    async listHistory(query: { limit?: number } = {}) {
+    async listHistory(query: { limit?: number }) {
       return (await readHistory(query)).items;
     },
 

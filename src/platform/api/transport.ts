@@ -321,8 +321,9 @@ export function createTransport(config: TransportConfig) {
         return outcome;
       }
       const { reason, error, retryAfterMs } = outcome;
-      notSent &&= error instanceof NetworkError && error.notSent;
-      notActed &&= reason === 'rate-limited' || (error instanceof NetworkError && error.notSent);
+      const leftNothing = error instanceof NetworkError && error.notSent;
+      notSent &&= leftNothing;
+      notActed &&= reason === 'rate-limited' || leftNothing;
       // A Retry-After of 0 (or a date already past) asks for no particular wait: the usual backoff, never at once.
       const delay = retryAfterMs || backoffDelayMs(policy, attempt);
       const now = clock.now();

@@ -83,7 +83,7 @@ export interface LockerClient {
 export function clientJournal(
   records: RecordsClient,
   locker: LockerClient,
-  options: { now?: () => number; log?: (line: string) => void } = {},
+  options: { now?: () => number; log?: (line: string) => void },
 ) {
   const { location } = records;
   const now = options.now ?? Date.now;

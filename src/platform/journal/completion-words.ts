@@ -35,7 +35,7 @@ export function readCompletionWords(dir: string): CompletionWords | undefined {
     const words = readBoundedJson(text, { maxBytes: MAX_BYTES, maxDepth: 2 }, WORDS);
     return typeof words === 'string' ? undefined : { hedges: [], ...words, markets: words.markets ?? [] };
   } catch {
-    return;
+    // Missing, not hedge's to trust or too large: no words.
   }
 }
 

@@ -139,6 +139,6 @@ export function errorAsEventFields(error: unknown) {
 export function describeFailure(error: unknown, run: Invocation) {
   const described = describeError(error);
   described.message = asRun(described.message, run);
-  if (described.hint) described.hint = asRun(described.hint, run);
+  described.hint &&= asRun(described.hint, run);
   return described;
 }

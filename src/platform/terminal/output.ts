@@ -475,9 +475,8 @@ export class Output {
   private projectFields(data: unknown, wanted: readonly string[], known: readonly FieldSpec[]) {
     const { accepted } = this.init;
     const records = [data].flat() as JsonObject[];
-    if (!records.every(isObject)) {
+    if (!records.every(isObject))
       throw new UsageError('--fields: this output is not a record or a list of records; use --query to shape it.');
-    }
     const computed = fieldsByKey(known.filter((field) => !field.screenOnly));
     const available = new Set([...computed.keys(), ...records.flatMap(Object.keys)]);
     for (const name of wanted) {

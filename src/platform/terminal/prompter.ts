@@ -37,7 +37,7 @@ const LEAD = 2;
 const INPUT_TAIL = 16;
 
 /** The text wrapped at spaces so that, with `lead` columns before it and `tail` after it, no line reaches the terminal's last column. */
-export function fitToTerminal(text: string, columns: number, { lead = 0, tail = 0, hangingIndent = 0 } = {}) {
+export function fitToTerminal(text: string, columns: number, { lead = 0, tail = 0, hangingIndent = 0 }) {
   // The lead and the tail are glued to the first and last word, so they move with them.
   return wrapWords(HELD.repeat(lead) + text + HELD.repeat(tail), Math.max(10, columns - 1), {
     hangingIndent,

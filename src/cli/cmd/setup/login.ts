@@ -131,12 +131,11 @@ export async function run(ctx: Options, input: In<'LOGIN'>) {
       ? `Saved profile "${name}" (${baseUrl}, key ${shownKey}) in ${storeFile}, the key with it in plain text (0600).`
       : `Saved profile "${name}" (${baseUrl}) in ${storeFile}; its key ${shownKey} ${keyAt.kind === 'keyring' ? `is in the ${where}` : `comes from the ${where} each time it is needed (hedge keeps no copy)`}.`,
   );
-  if (saved.keyringFallback) {
-    // Said once, at login: later commands read the file without a word.
+  // Said once, at login: later commands read the file without a word.
+  if (saved.keyringFallback)
     output.note(
       `No OS keyring to keep it in: ${safeText(saved.keyringFallback)}. The key is readable only by you, in plain text; once there is a keyring, move it with \`${ctx.hedgeCommand('login', '--move-key')}\`, or name a credential helper with --key-command.`,
     );
-  }
   if (opts.journalUrl)
     output.note(
       `Its journal is the team store ${saved.journalShown}: every machine using it sees and guards the same actions.`,

@@ -1,6 +1,7 @@
 // hedge logout: forgets a profile's key only, so that `hedge login` only asks for a new one. A credential helper's
 // own store is the person's to manage: the profile only forgets the command.
 import {
+  currentProfile,
   profileArgument,
   requestedProfile,
   describeKeyLocation,
@@ -23,7 +24,7 @@ export async function run(ctx: Options) {
   const requested = requestedProfile(ctx.globals.profile, ctx.env);
   const store = await ctx.store();
   const data = store.read();
-  const name = requested?.name ?? (data.current && data.profiles[data.current] ? data.current : undefined);
+  const name = requested?.name ?? currentProfile(data);
   if (!name) {
     // Logging out of nothing is already the wanted state: say so, and succeed (scripts may repeat it).
     output.document({ profile: null, logged_out: false });

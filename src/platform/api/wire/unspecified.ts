@@ -1,6 +1,6 @@
 // What the client SENDS where the spec says "not shown" is a guess.
 import { isRejection, type ApiError } from '../../../core/errors.js';
-import type { JsonObject } from '../../../core/objects.js';
+import { isObject, type JsonObject } from '../../../core/objects.js';
 import type { Env } from '../../config/env.js';
 
 // The page size's upper bound is shown (500: MAX_PAGE_SIZE in core/wire.ts); its parameter's name is not.
@@ -100,7 +100,7 @@ export function notionalFieldFrom(
 ): { field: string; unit: 'usd' | 'other' } | undefined {
   // Not a clear refusal of the body: a 401, 403, 404 or 409 says nothing about names.
   if (!isRejection(error) || [401, 403, 404, 409].includes(error.status)) return;
-  const body = sentBody !== null && typeof sentBody === 'object' ? (sentBody as JsonObject) : {};
+  const body = isObject(sentBody) ? sentBody : {};
   const field = refusedField(error);
   if (field === undefined || !WIRE_NAME.test(field) || CHANGE_BODY_FIELDS.has(field) || field in body) return;
   if (!AMOUNT_NAME.test(field)) return;

@@ -339,7 +339,6 @@ export function postgresSessions(options: TeamJournalOptions) {
   }
 
   return {
-    location,
     host,
     data,
     locks,
