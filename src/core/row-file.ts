@@ -34,6 +34,16 @@ export interface RowFileLayout<C extends string> {
   };
 }
 
+/** How a feature's row files (exposures, accounting rates and values) name a row and a header's problem. */
+export const NUMBERED_ROWS: Pick<RowFileLayout<string>, 'csvLabel' | 'header'> = {
+  csvLabel: (index) => `row ${index + 1}: `,
+  header: {
+    unknown: (column, expected) => `header: column ${column} is not a known column; the columns are ${expected}.`,
+    repeated: (name) => `header: column ${name} appears more than once.`,
+    lacks: (missing, expected) => `header: lacks ${missing}; it must name ${expected}, in any order.`,
+  },
+};
+
 export interface RowFileOptions {
   sourceName: string;
 }

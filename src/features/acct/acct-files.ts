@@ -2,13 +2,12 @@
 // A problem names the field and what is allowed, never the value given.
 import * as z from 'zod/mini';
 import { UsageError } from '../../core/errors.js';
-import { readRowFile, type Field } from '../../core/row-file.js';
+import { NUMBERED_ROWS, readRowFile, type Field } from '../../core/row-file.js';
 import { jsonSyntaxWhere, numbersAsText, parseBoundedJson, readBoundedJson } from '../../core/security/json-keys.js';
 import { MAX_INPUT_FILE_BYTES } from '../../core/security/bounded-read.js';
 import { FRAMEWORKS, METHODS } from './acct-rules.js';
 import { exact, type Exact } from './acct-money.js';
 import { amountAsDecimalText } from '../../core/input.js';
-import { NUMBERED_ROWS } from '../exposures/exposures-file.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const isDate = (text: string) => DATE.test(text) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);

@@ -2,7 +2,14 @@
 // CSV or JSON; a problem names the row and field, never the cell's content.
 import { parseMarket, readAmount, readDecimal } from '../../core/input.js';
 import { asFunctional, quoteCurrencyOf } from '../../core/markets.js';
-import { readInstant, readRowFile, type Field, type RowFileLayout, type RowFileOptions } from '../../core/row-file.js';
+import {
+  NUMBERED_ROWS,
+  readInstant,
+  readRowFile,
+  type Field,
+  type RowFileLayout,
+  type RowFileOptions,
+} from '../../core/row-file.js';
 import { withoutUndefined } from '../../core/objects.js';
 
 export interface Exposure {
@@ -24,16 +31,6 @@ export interface Exposure {
 }
 
 type Column = 'id' | 'market' | 'type' | 'amount' | 'currency' | 'due' | 'hedge_ratio';
-
-/** How a feature's row files (exposures, accounting rates and values) name a row and a header's problem. */
-export const NUMBERED_ROWS: Pick<RowFileLayout<string>, 'csvLabel' | 'header'> = {
-  csvLabel: (index) => `row ${index + 1}: `,
-  header: {
-    unknown: (column, expected) => `header: column ${column} is not a known column; the columns are ${expected}.`,
-    repeated: (name) => `header: column ${name} appears more than once.`,
-    lacks: (missing, expected) => `header: lacks ${missing}; it must name ${expected}, in any order.`,
-  },
-};
 
 const LAYOUT: RowFileLayout<Column> = {
   required: ['id', 'market', 'type', 'amount', 'currency', 'due'],

@@ -7,6 +7,7 @@ import { cents, toAccountSide, toCents } from '../../core/money.js';
 import { DAY_MS, SIDES, TENORS, type Side } from '../../core/vocabulary.js';
 import { utcDay, utcIso } from '../../core/utc-text.js';
 import { weekStart } from '../report/report-rules.js';
+import { FRAMEWORK_RULES } from '../acct/acct-rules.js';
 
 export const DEFAULT_POLICY = {
   /** Sorted by withinDays (up to that many days to due, inclusive), ratio 0..1; the last has none (beyond). */
@@ -348,8 +349,9 @@ export function stressTable(exposures: readonly Exposure[], policy: ExposurePoli
 
 // ---- effectiveness ---------------------------------------------------------------------------
 
-/** US GAAP's (ASC 815) dollar-offset band: a cover is effective there when it offsets 80% to 125% of the change; IFRS 9 draws no such line. */
-export const EFFECTIVE_BAND_PCT = [80, 125] as const;
+/** US GAAP's (ASC 815) dollar-offset band, in percent: a cover is effective there when it offsets 80% to 125% of the
+ * change; IFRS 9 draws no such line. */
+export const EFFECTIVE_BAND_PCT = FRAMEWORK_RULES.asc815.brightLine.map((share) => share * 100);
 
 /** What an exposure gained (+) or lost (-) in USD as the price went from `fromPrice` to `toPrice`. */
 export function exposureRevaluationUsd(exposure: Exposure, functional: string, fromPrice: number, toPrice: number) {
