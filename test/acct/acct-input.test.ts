@@ -139,6 +139,13 @@ describe('corrections, not edits: appended with their reason, shown by acct log'
     ok(await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2019-02-02']));
     // What was wrong stays wrong without --correct; with it, a correction is appended.
     exits(await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2019-02-01', '--correct', '3']), 2, '--reason');
+    // The record's number is read as every whole number is: digits only, no exponent or hex.
+    for (const number of ['0x3', '3e0', '0'])
+      exits(
+        await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2019-02-01', '--correct', number, '--reason', 'x']),
+        2,
+        `--correct: "${number}" is not allowed; expected the number of the event record to correct`,
+      );
     exits(
       await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2019-02-01', '--correct', '2', '--reason', 'wrong']),
       2,

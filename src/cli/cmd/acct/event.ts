@@ -1,6 +1,6 @@
 // `hedge acct event ID --occurred DATE [--share S | --amount A] | --de-designate DATE --reason … [--not-expected] |
 // --rebalance DATE --ratio R --reason … | --terminate DATE --reason …`: an event of a relationship's life, appended.
-import { type CommandContext, type In, UsageError } from '../command-input.js';
+import { type CommandContext, type In, parseWholeNumber, UsageError } from '../command-input.js';
 import { parseDate } from '../../../features/acct/acct-files.js';
 import { EVENT_KINDS, recordEvent, type AcctEvent } from '../../../features/acct/acct.js';
 import { exact, exactText } from '../../../features/acct/acct-money.js';
@@ -30,9 +30,16 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_EVENT'>) {
   const [[key, option, type]] = given;
   const date = parseDate(option, options[key]!);
   const { reason, notExpected, share, amount, ratio, correct } = options;
-  const record = correct === undefined ? undefined : Number(correct);
-  if (record !== undefined && !(Number.isSafeInteger(record) && record > 0))
-    throw new UsageError('--correct: expected the number of the event record to correct (hedge acct log ID gives it).');
+  const record =
+    correct === undefined
+      ? undefined
+      : parseWholeNumber(
+          correct,
+          '--correct',
+          1,
+          Number.MAX_SAFE_INTEGER,
+          'the number of the event record to correct (hedge acct log ID gives it)',
+        );
   if ((type !== 'occurred' || record !== undefined) && !reason?.trim())
     throw new UsageError(
       `--reason: ${record !== undefined ? 'a correction' : option} needs its reason (--reason "the sale was cancelled").`,
