@@ -4,7 +4,7 @@
 import { formatUsd as usd } from '../../core/number-format.js';
 import { NOTIONAL_MARK } from '../../platform/fields/resource-fields.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
-import { bodyOf, recordedUsd, type JournalEntry } from '../../platform/journal/index.js';
+import { bodyOf, hasLanded, recordedUsd, type JournalEntry } from '../../platform/journal/index.js';
 import { messageOf, safeText } from '../../core/security/safe-text.js';
 
 const RESIZED_MARK = '*';
@@ -51,9 +51,6 @@ type HedgeSizes = {
   largestUsd?: number;
 };
 
-/** Outcomes of a write that landed (journal/entry.ts). */
-const LANDED = new Set(['filled', 'done']);
-
 /** Which write an entry sent, by its path: an open (a roll's or a plan's leg too), an add or a reduce. */
 const WRITE_PATH = /\/hedges(?:\/(add|reduce))?\/*$/;
 
@@ -66,7 +63,7 @@ export function resizedHedges(entries: readonly JournalEntry[], ids: ReadonlySet
     const id = [entry.hedge_id, entry.context?.hedge_id].find((id) => typeof id === 'string' && id) as string;
     const write = entry.request?.method === 'POST' && WRITE_PATH.exec(String(entry.request.path ?? ''));
     const usd = recordedUsd(bodyOf(entry));
-    if (!ids.has(id) || !write || usd === undefined || !LANDED.has(entry.outcome)) continue;
+    if (!ids.has(id) || !write || usd === undefined || !hasLanded(entry)) continue;
     const sizes = found.get(id) ?? { changes: [] };
     if (write[1]) sizes.changes.push({ action: write[1] as 'add' | 'reduce', usd });
     else sizes.openedUsd = usd;

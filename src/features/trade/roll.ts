@@ -2,7 +2,13 @@
 // the same notional for the new tenor (or, when the side has already settled, open it anew with the notional of
 // the hedge that ended). A plan of two steps, carried out (and finished from the journal) by the plan executor.
 import { randomBytes } from 'node:crypto';
-import { bodyOf, describeHolder, type JournalEntry, type ListOptions } from '../../platform/journal/index.js';
+import {
+  bodyOf,
+  describeHolder,
+  hasLanded,
+  type JournalEntry,
+  type ListOptions,
+} from '../../platform/journal/index.js';
 import type { HedgeClient, OpenRequest } from '../../platform/api/client.js';
 import { formatMoney, formatRate, formatUsd, readNumber } from '../../core/number-format.js';
 import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../../platform/api/schemas.js';
@@ -747,10 +753,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
       const rolled =
         holder &&
         (await rollLegsOf(ports, req, { limit: 200 })).find(
-          (entry) =>
-            entry.leg === 'open' &&
-            ['filled', 'done'].includes(entry.outcome) &&
-            Date.parse(entry.resolved_at ?? '') >= waitingSince,
+          (entry) => entry.leg === 'open' && hasLanded(entry) && Date.parse(entry.resolved_at ?? '') >= waitingSince,
         );
       if (!rolled) return roll();
       const tenor = readNumber(bodyOf(rolled).tenor_days);

@@ -36,6 +36,7 @@ import {
   changeOf,
   sideOf,
   describeHolder,
+  hasLanded,
   isUnresolved,
   JournalError,
   matchesRequest,
@@ -180,8 +181,6 @@ export function heldError(ports: WritePorts, entry: JournalEntry, holder: Holder
 }
 
 const started = (entry: JournalEntry) => `started ${utcClock(entry.created_at)} UTC`;
-
-const landed = (entry: JournalEntry) => entry.outcome === 'done' || entry.outcome === 'filled';
 
 // Check and act under one lock: a per-account lock of the journal, so two processes never both
 // decide from the same book. A waiter reads the book afresh; still held at its bound, exit 11.
@@ -389,7 +388,7 @@ async function givenKey(run: WriteRun, key: string) {
   const [known] = await journal.list({ idempotencyKey: key });
   if (!known) return { key, resumed: true };
   const resume = `\`${resumeCommand(ports, known)}\``;
-  const done = landed(known);
+  const done = hasLanded(known);
   // A key stands for one request: the journal would otherwise credit this run to the earlier action. A row is valid
   // once: a key whose action ended is never sent again, under a second row.
   const refused = !matchesRequest(known, match)
@@ -449,7 +448,7 @@ async function refuseRecentRepeat({ ports, journal, match, own, action, checked 
   const [recent] = (await journal.list({ since: since - keyLifetimeMs(ports.env) }))
     .filter(
       (entry) =>
-        landed(entry) &&
+        hasLanded(entry) &&
         entry.group === undefined &&
         matchesRequest(entry, match) &&
         endedAt(entry) >= since &&
@@ -508,12 +507,12 @@ async function attributedContext({ journal, identity, own }: WriteRun, entry: Jo
   for (const other of others) {
     const amount = recordedUsd(bodyOf(other));
     if (!own(other)) uncertain.push(other);
-    else if ((other.command === 'add' || other.command === 'reduce') && landed(other) && amount !== undefined)
+    else if ((other.command === 'add' || other.command === 'reduce') && hasLanded(other) && amount !== undefined)
       delta += other.command === 'add' ? amount : -amount;
     // A whole roll closed and re-opened the same notional.
     else if (
       !other.group?.startsWith(ROLL_GROUP_PREFIX) ||
-      !others.filter((leg) => leg.group === other.group).every((leg) => landed(leg) && own(leg))
+      !others.filter((leg) => leg.group === other.group).every((leg) => hasLanded(leg) && own(leg))
     )
       uncertain.push(other);
   }

@@ -125,6 +125,10 @@ export function isUnresolved(entry: Pick<JournalEntry, 'outcome'>) {
   return UNRESOLVED_OUTCOMES.includes(entry.outcome);
 }
 
+/** An action the journal knows landed: a change done, or an open filled. */
+export const hasLanded = (entry: Pick<JournalEntry, 'outcome'>) =>
+  entry.outcome === 'done' || entry.outcome === 'filled';
+
 /** The resume of an entry under the credentials it was sent with: its own profile (or the demo), quoted; else the key and server to set. */
 export function resumeWithItsCredentials(entry: JournalEntry) {
   const again = `resume ${entry.id}`;
