@@ -17,6 +17,7 @@ import {
 import { bar, sparkline } from '../../platform/results/text-charts.js';
 import { displayWidth, truncateEnd, wrapWords } from '../../platform/terminal/width.js';
 import { utcMinute } from '../../core/utc-text.js';
+import { toned } from '../../platform/terminal/format.js';
 
 /** The report's columns (CSV/TSV header and JSON field, table header, screen kind); off screen money has two decimals and an unknown figure is an empty cell (null in JSON). */
 const REPORT_FIELDS = fieldTable(`
@@ -212,7 +213,7 @@ function groupColumns(report: Report, context: CellContext) {
             minWidth: BAR_MIN_WIDTH,
             draw: (row, barWidth) => {
               const value = groups[row]?.net_pnl_usd;
-              return value === undefined ? '' : tone(c, value, bar(value, maxAbs, barWidth), c.dim);
+              return value === undefined ? '' : toned(c, value, bar(value, maxAbs, barWidth), c.dim);
             },
           },
         },
@@ -255,14 +256,10 @@ function groupColumns(report: Report, context: CellContext) {
   });
 }
 
-/** Green for a gain, red for a loss. */
-const tone = (c: ChalkInstance, value: number, text: string, zero = (same: string) => same) =>
-  value > 0 ? c.green(text) : value < 0 ? c.red(text) : zero(text);
-
 function unrealizedLine(report: Report, c: ChalkInstance) {
   const { positions, net_pnl_usd: net } = report.unrealized;
   if (positions === 0) return `Unrealized P&L: ${c.dim('no open positions')}`;
-  const value = net === null ? c.dim('not given by the server') : tone(c, net, formatSignedMoney(net));
+  const value = net === null ? c.dim('not given by the server') : toned(c, net, formatSignedMoney(net));
   return `Unrealized P&L (${plural(positions, 'open position')}, not in the figures above): ${value}`;
 }
 
@@ -276,7 +273,7 @@ function cumulativeLine(report: Report, c: ChalkInstance, width: number) {
     report.cumulative.map((point) => point.net_pnl_usd),
     Math.min(room, 60),
   );
-  return `${label}${c.cyan(line)}${tone(c, last, end)}`;
+  return `${label}${c.cyan(line)}${toned(c, last, end)}`;
 }
 
 /** What the reader of the figures should know about the data behind them (stderr, every mode). */

@@ -11,6 +11,7 @@ import {
   formatRelative,
   formatUtc,
   localTimeBeside,
+  toned,
 } from '../terminal/format.js';
 import type { Output } from '../terminal/output.js';
 import type { JsonObject } from '../../core/objects.js';
@@ -52,16 +53,12 @@ function extraLeaves(quote: Quote) {
 /** Carry on the account's side (docs/output.md "Sign convention"): "-4.19 USDC/day (-0.0419%), you pay". */
 function carryText(output: Output, usdc: number, pct: number, per: string) {
   const forAccount = toAccountSide(usdc);
-  return signed(
-    output,
+  return toned(
+    output.chalk,
     forAccount,
     `${formatSignedMoney(forAccount)} USDC${per} (${formatPercent(toAccountSide(pct))}), ${payWords(forAccount)}`,
   );
 }
-
-/** Red where the account loses, green where it gains. */
-const signed = (output: Output, value: number, text: string) =>
-  value < 0 ? output.chalk.red(text) : value > 0 ? output.chalk.green(text) : text;
 
 /** On the account's side, from the two prices; the server's sign decides only when they agree to a tenth of a bp. */
 export function impactForAccount(quote: Quote) {
@@ -81,8 +78,8 @@ export function priceRows(output: Output, quote: Quote, executionNote = ''): Arr
     ['Execution price', `${formatRate(quote.pricing.execution_price)}${unit}${executionNote}`],
     [
       'Price impact',
-      signed(
-        output,
+      toned(
+        output.chalk,
         impact,
         `${formatSignedMoney(impact)} USD${bps === undefined ? '' : ` (${formatBps(bps)})`}, ${betterOrWorse(impact, 'the market price', 'none')}`,
       ),

@@ -1,5 +1,6 @@
 // How numbers, rates and times read on a desk: money with separators and 2 decimals, rates with the precision their size needs, percentages signed, times in UTC with the local time beside.
 
+import type { ChalkInstance } from 'chalk';
 import { utcMinute, utcSecond } from '../../core/utc-text.js';
 
 /** Decimals a plain number shows as sent (up to 6): 12.5 → 1, 3 → 0. */
@@ -20,6 +21,10 @@ export function formatDays(days: number) {
 }
 
 export const formatBps = (value: number) => signedFixed(value, 1, ' bps');
+
+/** Green for a gain, red for a loss; nought as `zero` draws it. */
+export const toned = (c: ChalkInstance, value: number, text: string, zero = (same: string) => same) =>
+  value > 0 ? c.green(text) : value < 0 ? c.red(text) : zero(text);
 
 const signedFixed = (value: number, decimals: number, unit: string) =>
   `${value > 0 ? '+' : value < 0 ? '-' : ''}${Math.abs(value).toFixed(decimals)}${unit}`;
