@@ -41,6 +41,24 @@ it('a relationship or values file cut short: where, line and column; a semicolon
   const values = exits(await run(['acct', 'test', 'EUR-SALE-1', '--values', file('bad.json', '{"a": 1')]), 2);
   expect(values.stderr).toContain('bad.json is not valid JSON: it ends before the JSON is complete (line 1, column 8)');
   expect(values.stderr).not.toContain('line 0');
+  expect(values.stderr).not.toContain('bad.json: bad.json');
+
+  // Every problem counted, the first 20 listed with their lines, the rest said as a number.
+  const rows = Array.from({ length: 25 }, (_, at) => `2019-01-${String(at + 1).padStart(2, '0')},x,1`);
+  const many = exits(
+    await run([
+      'acct',
+      'test',
+      'EUR-SALE-1',
+      '--values',
+      file('many.csv', ['date,instrument_value,hedged_item_value', ...rows].join('\n')),
+    ]),
+    2,
+    'many.csv: 25 problems; nothing was read or sent.',
+  );
+  expect(many.stderr).toContain('many.csv:2: ');
+  expect(many.stderr).toContain('… and 5 more problems');
+  expect(many.stderr).not.toContain('many.csv:22: ');
 });
 
 it('a ratio of 0 says what is allowed; amounts in the one grammar (770k, 0.77m) are read exactly', async () => {

@@ -60,7 +60,7 @@ it('acct test --values (JSON rows): a key given twice in a row is refused with i
   exits(
     await hedgeIn(dir, ['acct', 'test', 'EUR-SALE-1', '--values', values], { clock }),
     2,
-    `${values}: line 1: item 1: the key instrument_value appears more than once (line 1, column 85); ${ONCE}.`,
+    `${values}:1: item 1: the key instrument_value appears more than once (line 1, column 85); ${ONCE}.`,
   );
 });
 

@@ -191,9 +191,8 @@ function readDated<C extends string, T extends { date: string }>(
   return 'problems' in read ? read : { rows: read.rows.toSorted((a, b) => a.date.localeCompare(b.date)) };
 }
 
-/** A file's problems, a line each: `line N: …`, or the file's own. */
-export const problemLines = (problems: ReadonlyArray<{ line: number; message: string }>) =>
-  problems.map((p) => (p.line ? `line ${p.line}: ${p.message}` : p.message));
+/** What a refused rates or values file asks of the user. */
+export const FIX_ROWS = 'Fix every row listed, then run the command again (the files: docs/accounting.md).';
 
 /** A market's rates: one row a date, each with its spot (a date without one is a gap), no other market's rows. */
 export function parseRatesFile(source: string, sourceName: string, market: string) {

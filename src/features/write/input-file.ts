@@ -92,9 +92,11 @@ export function inputFileProblems(
   hint: string,
 ) {
   const shown = safeText(sourceName);
-  const lines = problems.map(
-    (problem) => `${shown}${problem.line > 0 ? `:${problem.line}` : ''}: ${safeText(problem.message)}`,
-  );
+  // A problem of the whole file (line 0: not JSON, empty) may name the file itself already.
+  const lines = problems.map(({ line, message }) => {
+    const said = safeText(message);
+    return line > 0 ? `${shown}:${line}: ${said}` : said.startsWith(shown) ? said : `${shown}: ${said}`;
+  });
   return new UsageError(
     `${shown}: ${plural(lines.length, 'problem')}; nothing was read or sent.\n${listedProblems(lines)}`,
     { hint },

@@ -2,8 +2,8 @@
 // and the desk's hedges or from a values file, as rows a period each.
 import * as z from 'zod/mini';
 import { type CommandContext, type In, InterruptedError, safeText, UsageError } from '../command-input.js';
-import { readInputFile, type InputPorts } from '../../../features/write/input-file.js';
-import { parseDate, parseValuesFile, problemLines, type Relationship } from '../../../features/acct/acct-files.js';
+import { inputFileProblems, readInputFile, type InputPorts } from '../../../features/write/input-file.js';
+import { FIX_ROWS, parseDate, parseValuesFile, type Relationship } from '../../../features/acct/acct-files.js';
 import { asFunctional } from '../../../core/markets.js';
 import {
   compute,
@@ -70,11 +70,7 @@ async function computeAll(
     const end = until ?? utcDay(ctx.clock.now());
     const { text, sourceName } = await readInputFile(ctx, valuesFile, 'values file');
     const read = parseValuesFile(text, sourceName);
-    if ('problems' in read) {
-      // A problem of the whole file (line 0: not JSON, empty) names the file itself.
-      const said = problemLines(read.problems).join('\n');
-      throw new UsageError(said.startsWith(sourceName) ? said : `${sourceName}: ${said}`);
-    }
+    if ('problems' in read) throw inputFileProblems(sourceName, read.problems, FIX_ROWS);
     const lines = read.rows.filter((line) => line.date <= end);
     await checkpoint(ctx);
     const rel = designation.relationship;

@@ -8,8 +8,8 @@ import {
   safeText,
   UsageError,
 } from '../command-input.js';
-import { readInputFile, MAX_PROBLEM_LINES, type InputPorts } from '../../../features/write/input-file.js';
-import { parseRatesFile, problemLines, rateProblem } from '../../../features/acct/acct-files.js';
+import { inputFileProblems, readInputFile, type InputPorts } from '../../../features/write/input-file.js';
+import { FIX_ROWS, parseRatesFile, rateProblem } from '../../../features/acct/acct-files.js';
 import { parseQuote, readState, recordRates } from '../../../features/acct/acct.js';
 import { RATE_FIELDS } from '../../../features/acct/acct-view.js';
 import { exact, exactNumber, exactText } from '../../../features/acct/acct-money.js';
@@ -73,8 +73,7 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
     quote = parseQuote(options.quote);
     const { text, sourceName } = await readInputFile(ctx, args.file!, 'rates file');
     const read = parseRatesFile(text, sourceName, market);
-    if ('problems' in read)
-      throw new UsageError(`${sourceName}: ${problemLines(read.problems.slice(0, MAX_PROBLEM_LINES)).join('\n')}`);
+    if ('problems' in read) throw inputFileProblems(sourceName, read.problems, FIX_ROWS);
     // Corrections, not guesses: a rate is recorded for a day that has come (a wrong one is corrected, never replaced).
     const today = utcDay(ctx.clock.now());
     const future = read.rows.find((row) => row.date > today);
