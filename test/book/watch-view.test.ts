@@ -112,6 +112,15 @@ it("renderWatchScreen: ticks the countdown with the clock between refreshes; cou
   ]);
 });
 
+it('renderWatchScreen: a maturity the server wrote unreadably counts nothing down: a dash, never NaN', () => {
+  const model = positionsModel(1530, 10);
+  model.rows[0].maturityAt = 'soon';
+  const shown = screen(watching(5000, model), 0).join('\n');
+  expect(shown).toContain('Matures in');
+  expect(shown).not.toContain('NaN');
+  expect(shown).toMatch(/USDTNGN.*—/);
+});
+
 it('renderWatchScreen: fits 40 and 60 columns by dropping the least important columns, never the market, side or P&L, and says on the screen what it left out: a dim note under the table, on one line, never cut', () => {
   const state = watching(2000, positionsModel(1530, 10));
   const model = positionsModel(1530, 10);

@@ -135,8 +135,11 @@ function screenOf(state: WatchState, options: RenderOptions) {
       if (c.level === 0) return marked ? `${text}${changed(row, field) ? '*' : ' '}` : text;
       return changed(row, field) ? c.inverse(text) : text;
     },
-    countdownOf: (row: WatchRow) =>
-      row.maturityAt === undefined ? undefined : formatCountdown(Date.parse(row.maturityAt) - serverNow),
+    countdownOf: (row: WatchRow) => {
+      // A maturity the server wrote unreadably has no countdown (a dash), never NaN:NaN:NaN.
+      const left = Date.parse(row.maturityAt ?? '') - serverNow;
+      return Number.isNaN(left) ? undefined : formatCountdown(left);
+    },
     trendLine: (points: number[], width: number) => c.cyan(sparkline(points, Math.min(width, TREND_MAX_WIDTH * 2))),
   };
 }
