@@ -70,3 +70,13 @@ it('human values: P&L is green when positive and red when negative, only with co
     plain.humanValue({ key: 'maturity_at', kind: 'time' }, '2026-03-05T10:00:00.000Z'),
   ]).toEqual(['—', '2026-03-02 09:00:00 UTC', '2026-03-05 10:00:00 UTC (in 3d 0h)']);
 });
+
+it('human values: an amount that rounds to zero carries no sign, however the server wrote it (-0.0, -0.004, "-0.00"); one that does not keeps it', () => {
+  const plain = output('table', false).out;
+  expect(
+    [-0, -0.004, '-0.00', '-0.0', -0.005, '-12.50'].map((value) =>
+      plain.humanValue({ key: 'accrued_carry_usdc', kind: 'money' }, value),
+    ),
+  ).toEqual(['0.00', '0.00', '0.00', '0.0', '-0.01', '-12.50']);
+  expect(plain.humanValue({ key: 'rate_pct', kind: 'percent' }, -0.00001)).toBe('0.0000%');
+});

@@ -115,6 +115,8 @@ export function formatCell(
     else if (kind === 'side') styled = value === 'buy' ? c.green(text) : value === 'sell' ? c.magenta(text) : text;
     else if (kind === 'status') styled = colorStatus(c, text);
   } else text = safeText(plainValue(value));
+  // A figure that rounds to zero carries no sign, as signed money (-0.0 or -0.004 from a server): never -0.00.
+  if (styled === undefined && (numericText || typeof value === 'number')) text = text.replace(/^-(?=[0.,]*%?$)/, '');
   // A style may mark the value (`* name`): what it shows is what is measured.
   return tableCell(field.style?.(styled ?? text, row) ?? styled ?? text);
 }
