@@ -340,6 +340,24 @@ it('the roll card in that convention: carry over the new tenor reads "-… USDC,
   expect(card).toMatch(/Carry over the tenor\s+│ -6\.30 USDC, you pay/);
 });
 
+it('the roll card: a maturity the server wrote unreadably is shown as sent, with no empty "()" where how far off it is would be', () => {
+  const [card] = printed((out) =>
+    renderRollPreview(out, {
+      preview: {
+        market: 'USDTNGN',
+        side: 'buy',
+        notionalUsd: 5_000,
+        tenorDays: 3,
+        quote: BUY_QUOTE,
+        closing: { netMarginUsd: 501.2, hedgeId: 'hdg_1', maturityAt: 'soon' },
+      },
+      nowMs: NOW,
+    }),
+  );
+  expect(card).toMatch(/ Matures\s+│ soon\s+│/);
+  expect(card).not.toContain('()');
+});
+
 // Each step's fee and carry, and the plan's carry, on the account's side in CSV and on stderr:
 // test/output/one-name-per-fact.test.ts ("plan: fee_pnl_usdc, carry_pnl_usdc …").
 it("a plan in that convention: the plan's totals: its carry on the account's side; the fee and upfront what is put up", () => {

@@ -3,7 +3,7 @@
 import type { Hedge, Quote } from '../api/schemas.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { fieldTable } from '../fields/fields.js';
-import { formatDays, formatRelative, formatUtc } from '../terminal/format.js';
+import { formatDays, formatUtc } from '../terminal/format.js';
 import { formatMoney, formatRate } from '../../core/number-format.js';
 import { payOrEarn, toAccountSide } from '../../core/money.js';
 import type { Output } from '../terminal/output.js';
@@ -40,7 +40,8 @@ export function renderRollPreview(output: Output, { preview, nowMs }: { preview:
   const opens = `${side} ${formatMoney(preview.notionalUsd)} USD on ${market} for ${days}`;
   output.cardOrNote(() => {
     const c = output.chalk;
-    const matures = (iso: string) => `${formatUtc(iso)} ${c.dim(`(${formatRelative(iso, nowMs)})`)}`;
+    // The one time cell: how far off it is where it can be read, the text as sent where it cannot.
+    const matures = (iso: string) => output.humanValue({ key: 'maturity_at', kind: 'time' }, iso, nowMs);
     const rows = [
       [
         '1. Close',
