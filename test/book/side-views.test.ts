@@ -413,3 +413,28 @@ it("positions --watch marks a settling side under its row in the side model's wo
   simulator.advance(LAG_MS);
   expect(await rows()).toEqual([]);
 });
+
+it('a hedge whose maturity the server wrote unreadably ("2026-13-45") or blank: its line under the side and the deal\'s "still held" sentence show it as sent, never labelled UTC, and a blank one not at all', async () => {
+  const simulator = await startSimulator({ preset: 'frozen', severalPerSide: true });
+  await openByApi(simulator, 'buy', 10_000, 1, 'DEAL-7');
+  const long = await openByApi(simulator, 'buy', 3_000, 7, 'DEAL-8');
+  filled(simulator);
+  for (const written of ['2026-13-45', '']) {
+    const proxy = await startAnswerProxy(simulator.sandbox, (request, envelope) => {
+      for (const item of [envelope.data].flat() as Array<Record<string, unknown>>)
+        if (request.path.startsWith('/hedges') && item?.id === long) item.maturity_at = written;
+    });
+    try {
+      const table = await frozen(simulator, 'positions --format table', { COLUMNS: '120', ...envFor(proxy) });
+      const line = table.stdout.split('\n').find((row) => row.includes(long))!;
+      expect(line).toMatch(new RegExp(`DEAL-8 +3,000\\.00 USD +filled${written ? ` +${written}` : ''}$`));
+      expect(line).not.toContain('UTC');
+      const held = await frozen(simulator, 'history --ref DEAL-8 --format table', { COLUMNS: '200', ...envFor(proxy) });
+      expect(held.stdout + held.stderr).toContain(
+        `${long} (3,000.00 USD, filled${written ? `, matures ${written}` : ''}). Its hedges`,
+      );
+    } finally {
+      await proxy.close();
+    }
+  }
+});

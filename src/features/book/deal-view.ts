@@ -2,7 +2,8 @@
 // history cannot list yet: its hedges still held or being opened. Renders only.
 import { formatMoney } from '../../core/number-format.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { formatTimeLeft, formatUtcMinutes } from '../../platform/terminal/format.js';
+import { formatTimeLeft, formatUtc } from '../../platform/terminal/format.js';
+import { utcMinute } from '../../core/utc-text.js';
 import type { DealHedges } from './deal.js';
 
 /** One sentence naming the deal's live hedges (as their records show them), so that the deal is followed through its last roll: */
@@ -13,11 +14,9 @@ export function dealStillHeld(deal: DealHedges, hedgesCommand: string, ended?: R
     const parts = [`${formatMoney(notional_usd)} USD`, safeText(status)];
     // A filled hedge's maturity, and how far off it is.
     if (typeof maturity_at === 'string' && status === 'filled') {
-      const left = formatTimeLeft(maturity_at, deal.nowMs);
-      parts.push(
-        `matures ${formatUtcMinutes(safeText(maturity_at))} UTC`,
-        ...(left && [left === 'due' ? 'due' : `in ${left}`]),
-      );
+      // A maturity that cannot be read is said as sent, never labelled UTC; a blank one not at all.
+      const [matures, left] = [formatUtc(safeText(maturity_at), utcMinute), formatTimeLeft(maturity_at, deal.nowMs)];
+      if (matures) parts.push(`matures ${matures}`, ...(left && [left === 'due' ? 'due' : `in ${left}`]));
     }
     return `${safeText(id)} (${parts.join(', ')})`;
   });

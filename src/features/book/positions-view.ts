@@ -4,7 +4,8 @@ import type { ChalkInstance } from 'chalk';
 import { formatMoney, readNumber } from '../../core/number-format.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { colorStatus } from '../../platform/terminal/cells.js';
-import { formatTimeLeft, formatUtcMinutes } from '../../platform/terminal/format.js';
+import { formatTimeLeft, formatUtc } from '../../platform/terminal/format.js';
+import { utcMinute } from '../../core/utc-text.js';
 import { drawLoadedTable, tableCell as cell, type TableColumn } from '../../platform/terminal/table.js';
 import { displayWidth, wrapWords } from '../../platform/terminal/width.js';
 
@@ -46,7 +47,7 @@ export function sideLines(
       notional: amount === undefined ? '' : `${formatMoney(amount)} USD`,
       status: colorStatus(c, safeText(hedge.status)),
       left: left === 'due' ? c.yellow(left) : left,
-      maturity: maturity === undefined ? '' : `${formatUtcMinutes(maturity)} UTC`,
+      maturity: maturity === undefined ? '' : formatUtc(maturity, utcMinute),
     };
   });
   // One table of every hedge, without headers, so that their lines align down it; a part no hedge has (no maturity yet: all being opened) takes no room.

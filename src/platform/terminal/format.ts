@@ -35,7 +35,8 @@ function onDate(iso: string, show: (date: Date) => string) {
   return Number.isNaN(date.getTime()) ? iso : show(date);
 }
 
-export const formatUtc = (iso: string) => onDate(iso, (date) => `${utcSecond(date)} UTC`);
+/** "2026-11-25 08:00:00 UTC" (`cut`: to the minute); a time that cannot be read as sent, never labelled UTC ('' stays ''). */
+export const formatUtc = (iso: string, cut = utcSecond) => onDate(iso, (date) => `${cut(date)} UTC`);
 
 /** "2026-11-25 08:00" (UTC, to the minute): a time in a table column headed "UTC". */
 export function formatUtcMinutes(iso: string) {
