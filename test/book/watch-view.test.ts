@@ -119,6 +119,15 @@ it('renderWatchScreen: a maturity the server wrote unreadably counts nothing dow
   expect(shown).toContain('Matures in');
   expect(shown).not.toContain('NaN');
   expect(shown).toMatch(/USDTNGN.*—/);
+  // Narrow, where the column counts to the hour beside a readable one: still a dash, never a blank.
+  const [buy] = positionsModel(1530, 10).rows;
+  const sell = { key: 'USDTNGN:sell', values: { ...buy.values, side: 'sell' }, maturityAt: 'soon' };
+  const both = { ...positionsModel(1530, 10), rows: [buy, sell] };
+  const narrow = screen(watching(5000, both), 0, 52).filter((line) => line.startsWith('USDTNGN'));
+  expect(narrow).toEqual([
+    expect.stringMatching(/^USDTNGN {2}buy .* {2}2d 1h$/),
+    expect.stringMatching(/^USDTNGN {2}sell .* —$/),
+  ]);
 });
 
 it('renderWatchScreen: fits 40 and 60 columns by dropping the least important columns, never the market, side or P&L, and says on the screen what it left out: a dim note under the table, on one line, never cut', () => {

@@ -170,9 +170,7 @@ function watchTable(
       align: 'right',
       cells: rows.map((row) => tableCell(countdownOf(row) ?? c.dim('—'))),
       // A narrow screen: to the hour, as the positions list counts it ("6d 23h"), before the column is left out.
-      compact: rows.map((row) =>
-        tableCell(row.maturityAt === undefined ? c.dim('—') : formatTimeLeft(row.maturityAt, serverNow)),
-      ),
+      compact: rows.map((row) => tableCell(formatTimeLeft(row.maturityAt ?? '', serverNow) || c.dim('—'))),
     });
   if (trend)
     tableColumns.push({
