@@ -10,7 +10,7 @@
 import { HOSTILE_FIELD_NAME, HOSTILE_FIELD_VALUE, HOSTILE_TEXT } from '../../src/sandbox/http/server.js';
 import { runHedge } from '../support/hedge-cli.js';
 import { startRewriteProxy } from '../support/servers/field-proxy.js';
-import { drawScreen } from '../support/servers/pseudo-terminal.js';
+import { drawScreen, KEYS, spawnInTerminal } from '../support/servers/pseudo-terminal.js';
 import {
   apiData,
   colleagueCloses,
@@ -176,3 +176,21 @@ it('colour codes from the server: a position field so named is shown escaped in 
       await proxy.close();
     }
   }));
+
+it('hostile text at a prompt: the open wizard lists a market whose name carries escapes, shown escaped; nothing raw reaches the terminal', async () => {
+  const writes = simulator.writes().length;
+  const terminal = spawnInTerminal({ configDir: simulator.configDir, env: simulator.env, args: ['open'], cols: 200 });
+  try {
+    await terminal.waitFor('? What do you have?');
+    terminal.write(`${KEYS.DOWN}${KEYS.DOWN}${KEYS.ENTER}`);
+    await terminal.waitFor('? Market');
+    await terminal.waitFor('EVL\\x1b]0;pw\\x07');
+    // The prompt draws with cursor and colour sequences of its own; none of the server's (window title, clear-screen, BEL, bidi override, zero-width space) passes.
+    const raw = terminal.raw();
+    for (const sequence of ['\u001b]', '\u0007', '\u001b[2J', '\u202e', '\u200b'])
+      expect(raw.includes(sequence), JSON.stringify(sequence)).toBe(false);
+  } finally {
+    terminal.kill();
+  }
+  expect(simulator.writes()).toHaveLength(writes);
+});
