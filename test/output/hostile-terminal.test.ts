@@ -9,7 +9,7 @@
 // test/reliability/bad-input.test.ts).
 import { HOSTILE_FIELD_NAME, HOSTILE_FIELD_VALUE, HOSTILE_TEXT } from '../../src/sandbox/http/server.js';
 import { runHedge } from '../support/hedge-cli.js';
-import { startRewriteProxy } from '../support/servers/field-proxy.js';
+import { startAnswerProxy, startRewriteProxy } from '../support/servers/field-proxy.js';
 import { drawScreen, KEYS, spawnInTerminal } from '../support/servers/pseudo-terminal.js';
 import {
   apiData,
@@ -194,3 +194,22 @@ it('hostile text at a prompt: the open wizard lists a market whose name carries 
   }
   expect(simulator.writes()).toHaveLength(writes);
 });
+
+it('hostile text in a header: a request id carrying C1 controls, a soft hyphen and a tab is shown escaped in the --verbose lines too', () =>
+  withSimulator({}, async (server) => {
+    const proxy = await startAnswerProxy(server.sandbox, () => {}, undefined, {
+      headers: { 'x-request-id': 'req_\u009b2J\u00ad\tX' },
+    });
+    try {
+      const run = await runHedge('--verbose markets', {
+        configDir: server.configDir,
+        env: envFor({ baseUrl: proxy.baseUrl, apiKey: server.apiKey }),
+      });
+      exits(run, 0);
+      expect(run.stderr).toMatch(/request-id=req_.*\\x9b2J.*\\u00ad\\x09X$/m);
+      expect(run.stderr).not.toMatch(/[\u009b\u00ad\t]/);
+      expect(server.requests('GET', '/markets')).toHaveLength(1);
+    } finally {
+      await proxy.close();
+    }
+  }));
