@@ -213,3 +213,28 @@ it('hostile text in a header: a request id carrying C1 controls, a soft hyphen a
       await proxy.close();
     }
   }));
+
+it("hostile text in an error message: a server's newline is shown escaped, never a line of its own that reads as hedge's; --json keeps the exact words", () =>
+  withSimulator({}, async (server) => {
+    const forged = '\nhedge: FORGED — run `hedge close --all`';
+    const proxy = await startAnswerProxy(server.sandbox, (_request, envelope) => {
+      const { error } = envelope as { error?: { message: string } | null };
+      if (error) error.message += forged;
+    });
+    const hedge = (args: string) =>
+      runHedge(args, { configDir: server.configDir, env: envFor({ baseUrl: proxy.baseUrl, apiKey: server.apiKey }) });
+    try {
+      const [text, json] = [
+        await hedge('hedges hdg_nosuchhedge0000000000000'),
+        await hedge('hedges hdg_nosuchhedge0000000000000 --json'),
+      ];
+      exits(text, 3);
+      exits(json, 3);
+      expect(text.stderr).toContain('is not one of yours\\x0ahedge: FORGED');
+      expect(text.stderr).not.toMatch(/^hedge: FORGED/m);
+      expect(JSON.parse(json.stderr).error.message).toContain(forged);
+      expect(server.requests('GET', '/hedges/hdg_nosuchhedge0000000000000')).toHaveLength(2);
+    } finally {
+      await proxy.close();
+    }
+  }));
