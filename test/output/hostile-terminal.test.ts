@@ -238,3 +238,26 @@ it("hostile text in an error message: a server's newline is shown escaped, never
       await proxy.close();
     }
   }));
+
+it("hostile text in a warning: a pre-trade read's refusal carrying the server's colour codes and a newline is shown escaped in the warning", () =>
+  withSimulator({}, async (server) => {
+    const proxy = await startAnswerProxy(server.sandbox, (_request, envelope) => {
+      const { error } = envelope as { error?: { message: string } | null };
+      if (error) error.message += ' \u001b[8mHIDDEN\u001b[0m\nhedge: FORGED';
+    });
+    try {
+      // GET /account refused (429, back in an hour): the headroom is not checked and the open goes on.
+      server.sandbox.setFaults({ next429RetryAfter: { count: 5, retryAfter: '3600' }, match: { path: '/account' } });
+      const run = await runHedge(['open', MARKET, 'buy', '1000', '--tenor', '1', '--yes'], {
+        configDir: server.configDir,
+        env: envFor({ baseUrl: proxy.baseUrl, apiKey: server.apiKey }),
+      });
+      exits(run, 0);
+      expect(run.stderr).toMatch(/^Pre-trade check: .*\\x1b\[8mHIDDEN\\x1b\[0m\\x0ahedge: FORGED/m);
+      expect(run.stderr).not.toMatch(/^hedge: FORGED/m);
+      expect(unsafeIn(run.stderr)).toBeUndefined();
+      expect(server.requests('POST', '/hedges')).toHaveLength(1);
+    } finally {
+      await proxy.close();
+    }
+  }));
