@@ -261,3 +261,48 @@ it("hostile text in a warning: a pre-trade read's refusal carrying the server's 
       await proxy.close();
     }
   }));
+
+it.each([
+  // Two reads of the records at once, five attempts each: ten refusals leave both unread.
+  ['positions', ['positions'], 10, /^.*GET \/hedges failed \(.*\\x1b\[8mHIDDEN\\x1b\[0m\\x0ahedge: FORGED/m],
+  [
+    'history --ref',
+    ['history', '--ref', 'DEAL-9'],
+    5,
+    /^The deal's hedge records were not read: GET \/hedges failed \(.*\\x1b\[8mHIDDEN\\x1b\[0m\\x0ahedge: FORGED/m,
+  ],
+  [
+    'open --ref',
+    ['open', MARKET, 'sell', '1000', '--tenor', '1', '--ref', 'DEAL-9', '--yes'],
+    5,
+    /^Could not check whether an active hedge already carries client reference "DEAL-9" \(GET \/hedges: .*\\x1b\[8mHIDDEN\\x1b\[0m\\x0ahedge: FORGED/m,
+  ],
+] as const)(
+  "hostile text in a warning: %s, its hedge records refused with the server's colour codes and a newline, warns with them escaped",
+  (_name, args, refusals, warning) =>
+    withSimulator({}, async (server) => {
+      server.seedOpen('buy', 1_000);
+      const proxy = await startAnswerProxy(server.sandbox, (_request, envelope) => {
+        const { error } = envelope as { error?: { message: string } | null };
+        if (error) error.message += ' \u001b[8mHIDDEN\u001b[0m\nhedge: FORGED';
+      });
+      try {
+        // GET /hedges refused (429, back in an hour): the records are not read and the command goes on.
+        server.sandbox.setFaults({
+          next429RetryAfter: { count: refusals, retryAfter: '3600' },
+          match: { path: /^\/hedges$/ },
+        });
+        const run = await runHedge([...args], {
+          configDir: server.configDir,
+          env: envFor({ baseUrl: proxy.baseUrl, apiKey: server.apiKey }),
+        });
+        exits(run, 0);
+        expect(run.stderr).toMatch(warning);
+        expect(run.stderr).not.toMatch(/^hedge: FORGED/m);
+        expect(unsafeIn(run.stderr)).toBeUndefined();
+        expect(server.requests('GET', '/hedges').length).toBeGreaterThan(0);
+      } finally {
+        await proxy.close();
+      }
+    }),
+);

@@ -870,7 +870,7 @@ async function refuseDuplicateReference({ ports, client }: TradeScope, reference
     if (mustStop(error)) throw error;
     unchecked.items.push('the duplicate reference');
     unchecked.warn(
-      `Could not check whether an active hedge already carries client reference ${JSON.stringify(reference)} (GET /hedges: ${messageOf(error)}); the open goes on.`,
+      `Could not check whether an active hedge already carries client reference ${JSON.stringify(reference)} (GET /hedges: ${safeText(messageOf(error))}); the open goes on.`,
     );
     return;
   }
