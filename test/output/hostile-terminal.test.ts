@@ -306,3 +306,30 @@ it.each([
       }
     }),
 );
+
+it("hostile text in doctor: the server's refusal of the key, with its colour codes and a newline, is shown escaped in the check's line", () =>
+  withSimulator({}, async (server) => {
+    // The proxy sends another key upstream: the server refuses it (401), in hostile words.
+    const proxy = await startAnswerProxy(
+      server.sandbox,
+      (_request, envelope) => {
+        const { error } = envelope as { error?: { message: string } | null };
+        if (error) error.message += ' \u001b[8mHIDDEN\u001b[0m\nhedge: FORGED';
+      },
+      'Bearer not-the-key',
+    );
+    try {
+      const { code, raw, screen } = await drawScreen({
+        configDir: server.configDir,
+        env: envFor({ baseUrl: proxy.baseUrl, apiKey: server.apiKey }),
+        args: ['doctor'],
+        cols: 400,
+      });
+      expect(code, screen).toBe(4);
+      expect(screen).toMatch(/✗ Key accepted .*\\x1b\[8mHIDDEN\\x1b\[0m\\x0ahedge: FORGED/);
+      expect(screen).not.toMatch(/^hedge: FORGED/m);
+      expect(unsafeIn(raw)).toBeUndefined();
+    } finally {
+      await proxy.close();
+    }
+  }));
