@@ -333,3 +333,24 @@ it("hostile text in doctor: the server's refusal of the key, with its colour cod
       await proxy.close();
     }
   }));
+
+it('hostile text in a note: a position\'s hedge id carrying colour codes and a newline is shown escaped in the "already open" note', () =>
+  withSimulator({}, async (server) => {
+    server.seedOpen('buy', 1_000);
+    const proxy = await startRewriteProxy(server.sandbox, (path, item) => {
+      if (path === '/positions') item.hedge_id = `${String(item.hedge_id)}\u001b[8mHIDDEN\u001b[0m\nhedge: FORGED`;
+    });
+    try {
+      const run = await runHedge(['open', MARKET, 'buy', '1000', '--tenor', '1', '--yes'], {
+        configDir: server.configDir,
+        env: envFor({ baseUrl: proxy.baseUrl, apiKey: server.apiKey }),
+      });
+      expect(run.stderr).toMatch(
+        /^Note: the buy side of .* is already open \(.*\\x1b\[8mHIDDEN\\x1b\[0m\\x0ahedge: FORGED/m,
+      );
+      expect(run.stderr).not.toMatch(/^hedge: FORGED/m);
+      expect(unsafeIn(run.stderr)).toBeUndefined();
+    } finally {
+      await proxy.close();
+    }
+  }));

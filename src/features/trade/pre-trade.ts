@@ -178,10 +178,11 @@ export function sideAlreadyOpenNote(
   addCommand: string,
 ) {
   const size = open.notionalUsd === undefined ? '' : formatUsd(open.notionalUsd);
-  const hedge = open.hedgeId ? `hedge ${open.hedgeId}` : '';
+  // The positions list's words (its hedge id and market) are the server's.
+  const hedge = open.hedgeId ? `hedge ${safeText(open.hedgeId)}` : '';
   const detail = [size, hedge].filter(Boolean).join(', ');
   return (
-    `Note: the ${open.side} side of ${open.market} is already open${detail ? ` (${detail})` : ''}. ` +
+    `Note: the ${open.side} side of ${safeText(open.market)} is already open${detail ? ` (${detail})` : ''}. ` +
     `To add to that hedge (same maturity): \`${addCommand}\`. Opening anyway asks the service for another hedge on the same side, which it may refuse.`
   );
 }
