@@ -354,3 +354,30 @@ it('hostile text in a note: a position\'s hedge id carrying colour codes and a n
       await proxy.close();
     }
   }));
+
+it('hostile text in a note: a hedge record carrying the reference with an unknown status in colour codes and a newline is named escaped', () =>
+  withSimulator({}, async (server) => {
+    const { id } = await apiData(server, 'POST', '/hedges', {
+      market: MARKET,
+      side: 'buy',
+      notional_usd: 1000,
+      tenor_days: 1,
+      client_reference: 'DEAL-9',
+    });
+    const proxy = await startRewriteProxy(server.sandbox, (path, item) => {
+      if (path === '/hedges' && item.id === id) item.status = 'paused\u001b[8mHIDDEN\u001b[0m\nhedge: FORGED';
+    });
+    try {
+      const run = await runHedge(['open', MARKET, 'sell', '1000', '--tenor', '1', '--ref', 'DEAL-9', '--yes'], {
+        configDir: server.configDir,
+        env: envFor({ baseUrl: proxy.baseUrl, apiKey: server.apiKey }),
+      });
+      expect(run.stderr).toMatch(
+        /^Note: hdg_\w+ \(paused\\x1b\[8mHIDDEN\\x1b\[0m\\x0ahedge: FORGED\) carries this reference/m,
+      );
+      expect(run.stderr).not.toMatch(/^hedge: FORGED/m);
+      expect(unsafeIn(run.stderr)).toBeUndefined();
+    } finally {
+      await proxy.close();
+    }
+  }));

@@ -891,7 +891,7 @@ async function refuseDuplicateReference({ ports, client }: TradeScope, reference
     ports.notify({
       kind: 'reference-unknown-status',
       level: 'note',
-      text: `Note: ${judged.unknown.map((record) => `${record.id} (${record.status})`).join(', ')} carries this reference with a status hedge does not know; not counted as active.`,
+      text: `Note: ${judged.unknown.map((record) => safeText(`${record.id} (${record.status})`)).join(', ')} carries this reference with a status hedge does not know; not counted as active.`,
     });
   const active = judged.active.map((record) => byId.get(record.id)!);
   const [first] = active;
