@@ -9,8 +9,8 @@
 // test/reliability/bad-input.test.ts).
 import { HOSTILE_FIELD_NAME, HOSTILE_FIELD_VALUE, HOSTILE_TEXT } from '../../src/sandbox/http/server.js';
 import { runHedge } from '../support/hedge-cli.js';
-import { startRewriteProxy } from '../support/servers/field-proxy.js';
-import { drawScreen } from '../support/servers/pseudo-terminal.js';
+import { startAnswerProxy, startRewriteProxy } from '../support/servers/field-proxy.js';
+import { drawScreen, KEYS, spawnInTerminal } from '../support/servers/pseudo-terminal.js';
 import {
   apiData,
   colleagueCloses,
@@ -172,6 +172,211 @@ it('colour codes from the server: a position field so named is shown escaped in 
       );
       for (const run of [csv, tsv]) expect(run.stdout).toContain('\\x1b[8mHIDDEN\\x1b[0m');
       expect(server.requests('GET', '/hedges/history').length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await proxy.close();
+    }
+  }));
+
+it('hostile text at a prompt: the open wizard lists a market whose name carries escapes, shown escaped; nothing raw reaches the terminal', async () => {
+  const writes = simulator.writes().length;
+  const terminal = spawnInTerminal({ configDir: simulator.configDir, env: simulator.env, args: ['open'], cols: 200 });
+  try {
+    await terminal.waitFor('? What do you have?');
+    terminal.write(`${KEYS.DOWN}${KEYS.DOWN}${KEYS.ENTER}`);
+    await terminal.waitFor('? Market');
+    await terminal.waitFor('EVL\\x1b]0;pw\\x07');
+    // The prompt draws with cursor and colour sequences of its own; none of the server's (window title, clear-screen, BEL, bidi override, zero-width space) passes.
+    const raw = terminal.raw();
+    for (const sequence of ['\u001b]', '\u0007', '\u001b[2J', '\u202e', '\u200b'])
+      expect(raw.includes(sequence), JSON.stringify(sequence)).toBe(false);
+  } finally {
+    terminal.kill();
+  }
+  expect(simulator.writes()).toHaveLength(writes);
+});
+
+it('hostile text in a header: a request id carrying C1 controls, a soft hyphen and a tab is shown escaped in the --verbose lines too', () =>
+  withSimulator({}, async (server) => {
+    const proxy = await startAnswerProxy(server.sandbox, () => {}, undefined, {
+      headers: { 'x-request-id': 'req_\u009b2J\u00ad\tX' },
+    });
+    try {
+      const run = await runHedge('--verbose markets', {
+        configDir: server.configDir,
+        env: envFor({ baseUrl: proxy.baseUrl, apiKey: server.apiKey }),
+      });
+      exits(run, 0);
+      expect(run.stderr).toMatch(/request-id=req_.*\\x9b2J.*\\u00ad\\x09X$/m);
+      expect(run.stderr).not.toMatch(/[\u009b\u00ad\t]/);
+      expect(server.requests('GET', '/markets')).toHaveLength(1);
+    } finally {
+      await proxy.close();
+    }
+  }));
+
+it("hostile text in an error message: a server's newline is shown escaped, never a line of its own that reads as hedge's; --json keeps the exact words", () =>
+  withSimulator({}, async (server) => {
+    const forged = '\nhedge: FORGED — run `hedge close --all`';
+    const proxy = await startAnswerProxy(server.sandbox, (_request, envelope) => {
+      const { error } = envelope as { error?: { message: string } | null };
+      if (error) error.message += forged;
+    });
+    const hedge = (args: string) =>
+      runHedge(args, { configDir: server.configDir, env: envFor({ baseUrl: proxy.baseUrl, apiKey: server.apiKey }) });
+    try {
+      const [text, json] = [
+        await hedge('hedges hdg_nosuchhedge0000000000000'),
+        await hedge('hedges hdg_nosuchhedge0000000000000 --json'),
+      ];
+      exits(text, 3);
+      exits(json, 3);
+      expect(text.stderr).toContain('is not one of yours\\x0ahedge: FORGED');
+      expect(text.stderr).not.toMatch(/^hedge: FORGED/m);
+      expect(JSON.parse(json.stderr).error.message).toContain(forged);
+      expect(server.requests('GET', '/hedges/hdg_nosuchhedge0000000000000')).toHaveLength(2);
+    } finally {
+      await proxy.close();
+    }
+  }));
+
+it("hostile text in a warning: a pre-trade read's refusal carrying the server's colour codes and a newline is shown escaped in the warning", () =>
+  withSimulator({}, async (server) => {
+    const proxy = await startAnswerProxy(server.sandbox, (_request, envelope) => {
+      const { error } = envelope as { error?: { message: string } | null };
+      if (error) error.message += ' \u001b[8mHIDDEN\u001b[0m\nhedge: FORGED';
+    });
+    try {
+      // GET /account refused (429, back in an hour): the headroom is not checked and the open goes on.
+      server.sandbox.setFaults({ next429RetryAfter: { count: 5, retryAfter: '3600' }, match: { path: '/account' } });
+      const run = await runHedge(['open', MARKET, 'buy', '1000', '--tenor', '1', '--yes'], {
+        configDir: server.configDir,
+        env: envFor({ baseUrl: proxy.baseUrl, apiKey: server.apiKey }),
+      });
+      exits(run, 0);
+      expect(run.stderr).toMatch(/^Pre-trade check: .*\\x1b\[8mHIDDEN\\x1b\[0m\\x0ahedge: FORGED/m);
+      expect(run.stderr).not.toMatch(/^hedge: FORGED/m);
+      expect(unsafeIn(run.stderr)).toBeUndefined();
+      expect(server.requests('POST', '/hedges')).toHaveLength(1);
+    } finally {
+      await proxy.close();
+    }
+  }));
+
+it.each([
+  // Two reads of the records at once, five attempts each: ten refusals leave both unread.
+  ['positions', ['positions'], 10, /^.*GET \/hedges failed \(.*\\x1b\[8mHIDDEN\\x1b\[0m\\x0ahedge: FORGED/m],
+  [
+    'history --ref',
+    ['history', '--ref', 'DEAL-9'],
+    5,
+    /^The deal's hedge records were not read: GET \/hedges failed \(.*\\x1b\[8mHIDDEN\\x1b\[0m\\x0ahedge: FORGED/m,
+  ],
+  [
+    'open --ref',
+    ['open', MARKET, 'sell', '1000', '--tenor', '1', '--ref', 'DEAL-9', '--yes'],
+    5,
+    /^Could not check whether an active hedge already carries client reference "DEAL-9" \(GET \/hedges: .*\\x1b\[8mHIDDEN\\x1b\[0m\\x0ahedge: FORGED/m,
+  ],
+] as const)(
+  "hostile text in a warning: %s, its hedge records refused with the server's colour codes and a newline, warns with them escaped",
+  (_name, args, refusals, warning) =>
+    withSimulator({}, async (server) => {
+      server.seedOpen('buy', 1_000);
+      const proxy = await startAnswerProxy(server.sandbox, (_request, envelope) => {
+        const { error } = envelope as { error?: { message: string } | null };
+        if (error) error.message += ' \u001b[8mHIDDEN\u001b[0m\nhedge: FORGED';
+      });
+      try {
+        // GET /hedges refused (429, back in an hour): the records are not read and the command goes on.
+        server.sandbox.setFaults({
+          next429RetryAfter: { count: refusals, retryAfter: '3600' },
+          match: { path: /^\/hedges$/ },
+        });
+        const run = await runHedge([...args], {
+          configDir: server.configDir,
+          env: envFor({ baseUrl: proxy.baseUrl, apiKey: server.apiKey }),
+        });
+        exits(run, 0);
+        expect(run.stderr).toMatch(warning);
+        expect(run.stderr).not.toMatch(/^hedge: FORGED/m);
+        expect(unsafeIn(run.stderr)).toBeUndefined();
+        expect(server.requests('GET', '/hedges').length).toBeGreaterThan(0);
+      } finally {
+        await proxy.close();
+      }
+    }),
+);
+
+it("hostile text in doctor: the server's refusal of the key, with its colour codes and a newline, is shown escaped in the check's line", () =>
+  withSimulator({}, async (server) => {
+    // The proxy sends another key upstream: the server refuses it (401), in hostile words.
+    const proxy = await startAnswerProxy(
+      server.sandbox,
+      (_request, envelope) => {
+        const { error } = envelope as { error?: { message: string } | null };
+        if (error) error.message += ' \u001b[8mHIDDEN\u001b[0m\nhedge: FORGED';
+      },
+      'Bearer not-the-key',
+    );
+    try {
+      const { code, raw, screen } = await drawScreen({
+        configDir: server.configDir,
+        env: envFor({ baseUrl: proxy.baseUrl, apiKey: server.apiKey }),
+        args: ['doctor'],
+        cols: 400,
+      });
+      expect(code, screen).toBe(4);
+      expect(screen).toMatch(/✗ Key accepted .*\\x1b\[8mHIDDEN\\x1b\[0m\\x0ahedge: FORGED/);
+      expect(screen).not.toMatch(/^hedge: FORGED/m);
+      expect(unsafeIn(raw)).toBeUndefined();
+    } finally {
+      await proxy.close();
+    }
+  }));
+
+it('hostile text in a note: a position\'s hedge id carrying colour codes and a newline is shown escaped in the "already open" note', () =>
+  withSimulator({}, async (server) => {
+    server.seedOpen('buy', 1_000);
+    const proxy = await startRewriteProxy(server.sandbox, (path, item) => {
+      if (path === '/positions') item.hedge_id = `${String(item.hedge_id)}\u001b[8mHIDDEN\u001b[0m\nhedge: FORGED`;
+    });
+    try {
+      const run = await runHedge(['open', MARKET, 'buy', '1000', '--tenor', '1', '--yes'], {
+        configDir: server.configDir,
+        env: envFor({ baseUrl: proxy.baseUrl, apiKey: server.apiKey }),
+      });
+      expect(run.stderr).toMatch(
+        /^Note: the buy side of .* is already open \(.*\\x1b\[8mHIDDEN\\x1b\[0m\\x0ahedge: FORGED/m,
+      );
+      expect(run.stderr).not.toMatch(/^hedge: FORGED/m);
+      expect(unsafeIn(run.stderr)).toBeUndefined();
+    } finally {
+      await proxy.close();
+    }
+  }));
+
+it('hostile text in a note: a hedge record carrying the reference with an unknown status in colour codes and a newline is named escaped', () =>
+  withSimulator({}, async (server) => {
+    const { id } = await apiData(server, 'POST', '/hedges', {
+      market: MARKET,
+      side: 'buy',
+      notional_usd: 1000,
+      tenor_days: 1,
+      client_reference: 'DEAL-9',
+    });
+    const proxy = await startRewriteProxy(server.sandbox, (path, item) => {
+      if (path === '/hedges' && item.id === id) item.status = 'paused\u001b[8mHIDDEN\u001b[0m\nhedge: FORGED';
+    });
+    try {
+      const run = await runHedge(['open', MARKET, 'sell', '1000', '--tenor', '1', '--ref', 'DEAL-9', '--yes'], {
+        configDir: server.configDir,
+        env: envFor({ baseUrl: proxy.baseUrl, apiKey: server.apiKey }),
+      });
+      expect(run.stderr).toMatch(
+        /^Note: hdg_\w+ \(paused\\x1b\[8mHIDDEN\\x1b\[0m\\x0ahedge: FORGED\) carries this reference/m,
+      );
+      expect(run.stderr).not.toMatch(/^hedge: FORGED/m);
+      expect(unsafeIn(run.stderr)).toBeUndefined();
     } finally {
       await proxy.close();
     }

@@ -3,7 +3,7 @@
 import type { HedgeClient } from '../../platform/api/client.js';
 import { MAX_PAGE_SIZE } from '../../core/wire.js';
 import { sameReference } from '../../core/input.js';
-import { messageOf } from '../../core/security/safe-text.js';
+import { messageOf, safeText } from '../../core/security/safe-text.js';
 import { stillLive } from './book.js';
 
 /** GET /hedges as far as `limit` (filtered by `clientReference` on the server); a failed read is a problem to say (its
@@ -14,7 +14,7 @@ async function readRecords(client: HedgeClient, limit: number, clientReference?:
     const list = await client.readHedges({ clientReference, limit, checkCut: true });
     return { items: list.items, read: { ...list, limit } };
   } catch (error) {
-    return { items: [], problem: `GET /hedges failed (${messageOf(error)})`, error };
+    return { items: [], problem: `GET /hedges failed (${safeText(messageOf(error))})`, error };
   }
 }
 

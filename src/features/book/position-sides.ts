@@ -6,7 +6,7 @@ import type { Side } from '../../core/vocabulary.js';
 import { rowKey } from '../../core/keep-rules.js';
 import type { BookPosition } from './positions.js';
 import { SideViews } from './side-book.js';
-import { messageOf } from '../../core/security/safe-text.js';
+import { messageOf, safeText } from '../../core/security/safe-text.js';
 
 /** The positions just read with their sides' hedge records. */
 export async function readPositionSides(client: HedgeClient, positions: BookPosition[], log?: (line: string) => void) {
@@ -16,7 +16,7 @@ export async function readPositionSides(client: HedgeClient, positions: BookPosi
   try {
     views = await SideViews.read(client, log, positions);
   } catch (error) {
-    return { ...nothing, recordsProblem: `GET /hedges failed (${messageOf(error)})`, recordsError: error };
+    return { ...nothing, recordsProblem: `GET /hedges failed (${safeText(messageOf(error))})`, recordsError: error };
   }
   // Every open line stands for hedges on their records, which lead the positions list: none at all is a
   // server that does not list them (or not to this key), not a book to judge every side settling on.

@@ -9,7 +9,7 @@ import { ApiError, AuthError, InterruptedError, PreTradeCheckError, UsageError }
 import { findMarket, unlistedMarketError } from '../../core/markets.js';
 import type { HedgeClient } from '../../platform/api/client.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
-import { messageOf } from '../../core/security/safe-text.js';
+import { messageOf, safeText } from '../../core/security/safe-text.js';
 
 /** What the optional checks could not check (short names: "the exposure headroom"), said before the write (and in a live confirmation). */
 export function uncheckedList(ports: Pick<CommandContext, 'notify'>) {
@@ -63,7 +63,7 @@ export async function runPreTradeChecks(
     if (read.status === 'fulfilled') continue;
     unchecked?.items.push(...items);
     unchecked?.warn(
-      `Pre-trade check: ${what} could not be checked (GET ${path}: ${messageOf(read.reason)}); the ${request.action} goes on and the server decides.`,
+      `Pre-trade check: ${what} could not be checked (GET ${path}: ${safeText(messageOf(read.reason))}); the ${request.action} goes on and the server decides.`,
     );
   }
   // What was not read limits nothing: an open market without a capacity limit, an account without a headroom limit.
@@ -178,10 +178,11 @@ export function sideAlreadyOpenNote(
   addCommand: string,
 ) {
   const size = open.notionalUsd === undefined ? '' : formatUsd(open.notionalUsd);
-  const hedge = open.hedgeId ? `hedge ${open.hedgeId}` : '';
+  // The positions list's words (its hedge id and market) are the server's.
+  const hedge = open.hedgeId ? `hedge ${safeText(open.hedgeId)}` : '';
   const detail = [size, hedge].filter(Boolean).join(', ');
   return (
-    `Note: the ${open.side} side of ${open.market} is already open${detail ? ` (${detail})` : ''}. ` +
+    `Note: the ${open.side} side of ${safeText(open.market)} is already open${detail ? ` (${detail})` : ''}. ` +
     `To add to that hedge (same maturity): \`${addCommand}\`. Opening anyway asks the service for another hedge on the same side, which it may refuse.`
   );
 }

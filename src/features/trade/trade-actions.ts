@@ -870,7 +870,7 @@ async function refuseDuplicateReference({ ports, client }: TradeScope, reference
     if (mustStop(error)) throw error;
     unchecked.items.push('the duplicate reference');
     unchecked.warn(
-      `Could not check whether an active hedge already carries client reference ${JSON.stringify(reference)} (GET /hedges: ${messageOf(error)}); the open goes on.`,
+      `Could not check whether an active hedge already carries client reference ${JSON.stringify(reference)} (GET /hedges: ${safeText(messageOf(error))}); the open goes on.`,
     );
     return;
   }
@@ -891,7 +891,7 @@ async function refuseDuplicateReference({ ports, client }: TradeScope, reference
     ports.notify({
       kind: 'reference-unknown-status',
       level: 'note',
-      text: `Note: ${judged.unknown.map((record) => `${record.id} (${record.status})`).join(', ')} carries this reference with a status hedge does not know; not counted as active.`,
+      text: `Note: ${judged.unknown.map((record) => safeText(`${record.id} (${record.status})`)).join(', ')} carries this reference with a status hedge does not know; not counted as active.`,
     });
   const active = judged.active.map((record) => byId.get(record.id)!);
   const [first] = active;

@@ -5,6 +5,7 @@ import { hedgeCommandLine } from '../../core/program.js';
 import { DEFAULT_WAIT_BOUND_MS } from '../config/wait-bound.js';
 import type { ResolvedCredentials } from '../config/credentials.js';
 import { services, type Services } from './services.js';
+import { safeText } from '../../core/security/safe-text.js';
 import type { ClientSettings, CompletionWords, ContextInit, GlobalOptions } from './settings.js';
 
 export type * from './settings.js';
@@ -106,8 +107,9 @@ export class CommandContext {
     else sayNotice(this.output, notice);
   };
 
+  // A --verbose line carries server text (a request id) and store or file errors: filtered like every output.
   readonly log = (line: string) => {
-    if (this.globals.verbose) this.io.stderr.write(`${this.output.chalk.dim(line)}\n`);
+    if (this.globals.verbose) this.io.stderr.write(`${this.output.chalk.dim(safeText(line))}\n`);
   };
 
   // Built on first use (a test may put its own in place).

@@ -1,5 +1,6 @@
 // Prompts behind an interface so that a unit test can script the answers; the real one is @inquirer/prompts on the context's own streams.
 import { InterruptedError } from '../../core/errors.js';
+import { safeStyled, safeText } from '../../core/security/safe-text.js';
 import { terminalColumns, type Io } from './terminal.js';
 import { wrapWords } from './width.js';
 import type { Env } from '../config/env.js';
@@ -46,8 +47,12 @@ export function fitToTerminal(text: string, columns: number, { lead = 0, tail = 
 
 export function createInquirerPrompter(io: Io, signal: AbortSignal, env: Env): Prompter {
   const context = { input: io.stdin, output: io.stderr, signal };
+  // Every text a prompt shows (question, choices, refusals) passes the untrusted-text filter: a market name or reference comes from the server.
   const fitPrompt = (text: string, options: Parameters<typeof fitToTerminal>[2]) =>
-    fitToTerminal(text, terminalColumns(io.stderr, io.stderrIsTTY, env), { hangingIndent: LEAD, ...options });
+    fitToTerminal(safeStyled(text), terminalColumns(io.stderr, io.stderrIsTTY, env), {
+      hangingIndent: LEAD,
+      ...options,
+    });
   const fitError = (result: true | string) => (result === true ? true : fitPrompt(result, { lead: LEAD }));
   /** One @inquirer prompt, its message fitted with `tail` columns kept after it. */
   const ask = async <T, C extends { message: string }>(kind: keyof Prompter, config: C, tail: number) => {
@@ -59,6 +64,8 @@ export function createInquirerPrompter(io: Io, signal: AbortSignal, env: Env): P
       const longestShort = Math.max(0, ...options.choices.map((choice) => (choice.short ?? choice.name).length));
       const choices = options.choices.map(({ indent = 0, ...choice }) => ({
         ...choice,
+        // What stays on screen once chosen.
+        ...(choice.short !== undefined && { short: safeText(choice.short) }),
         name: fitPrompt(choice.name, { lead: LEAD, hangingIndent: LEAD + indent }),
         description: choice.description && fitPrompt(choice.description, { hangingIndent: 0 }),
       }));

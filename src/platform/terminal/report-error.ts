@@ -30,7 +30,11 @@ export function reportError(
     );
   const stack = out.verbose && exitCode === 1 && error instanceof Error ? error.stack : undefined;
   const c = out.chalk;
-  const message = safeMultiline(description.message);
+  // The server's words are one line of the message: a newline of theirs would start a line that reads as hedge's own.
+  const words = description.server?.words;
+  const message = safeMultiline(
+    words ? description.message.replace(words, () => safeText(words)) : description.message,
+  );
   if (out.json) {
     write(safeJson({ error: errorAsJson(description) }));
     if (stack) write(safeMultiline(stack));

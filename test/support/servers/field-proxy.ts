@@ -60,13 +60,13 @@ export async function startLiveKeyProxy(sandbox: RunningSandbox, { served = true
  * A real HTTP server in front of the sandbox that hands every answer's envelope to `rewrite` before
  * passing it on: a service that answers the spec's open questions otherwise (a history without a
  * field, a list that is empty) without mocking anything — the sandbox still does all the work.
- * `authorization`: sent upstream in place of the client's.
+ * `authorization`: sent upstream in place of the client's; `headers`: answered in place of the service's own.
  */
 export async function startAnswerProxy(
   sandbox: RunningSandbox,
   rewrite: (request: ProxiedRequest, envelope: { data: unknown; [key: string]: unknown }) => void,
   authorization?: string,
-  { tls = false } = {},
+  { tls = false, headers = {} }: { tls?: boolean; headers?: Record<string, string> } = {},
 ) {
   const target = new URL(sandbox.baseUrl);
   const certificates = tls ? await generateCertificates() : undefined;
@@ -87,6 +87,7 @@ export async function startAnswerProxy(
         ...(answer.headers['x-request-id'] ? { 'x-request-id': answer.headers['x-request-id'] } : {}),
         // The service's own clock (a frozen sandbox's), not this proxy's.
         ...(answer.headers.date ? { date: answer.headers.date } : {}),
+        ...headers,
       });
       res.end(text);
     })().catch(() => res.destroy());

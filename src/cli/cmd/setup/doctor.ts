@@ -4,6 +4,7 @@
 import { type CommandContext, describeError, exitCodeNamed, plural } from '../command-input.js';
 import { wrapWords } from '../../../platform/terminal/width.js';
 import { fieldTable } from '../../../platform/fields/fields.js';
+import { safeText } from '../../../core/security/safe-text.js';
 import type { DoctorPorts } from '../../../features/setup/doctor.js';
 
 /** What this command uses of its context. */
@@ -37,7 +38,8 @@ export async function run(ctx: Options) {
     for (const check of rows) {
       const mark = { ok: c.green('✓'), warn: c.yellow('!'), fail: c.red('✗'), skip: c.dim('–'), info: c.dim('·') };
       const head = `${mark[check.status]} ${check.title.padEnd(width)}  `;
-      lines.push(wrapWords(`${head}${check.detail}`, output.columns, { hangingIndent: width + 4 }));
+      // A detail may quote the server or a file (a refusal's words): one line, its colour codes and newlines escaped.
+      lines.push(wrapWords(`${head}${safeText(check.detail)}`, output.columns, { hangingIndent: width + 4 }));
       if (check.next)
         lines.push(wrapWords(`${' '.repeat(width + 4)}→ ${check.next}`, output.columns, { hangingIndent: width + 6 }));
     }
