@@ -6,7 +6,7 @@ import type { Hedge } from '../../src/platform/api/schemas.js';
 import type { RawInput } from '../../src/cli/runner/command-spec.js';
 import { COMMANDS, HISTORY } from '../../src/cli/manifest.js';
 import { runCommand } from '../../src/cli/runner/run-command.js';
-import { InterruptedError, NetworkError, StopSignal, UntilNotMetError } from '../../src/core/errors.js';
+import { ApiError, InterruptedError, NetworkError, StopSignal, UntilNotMetError } from '../../src/core/errors.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import type { CommandContext, GlobalOptions } from '../../src/platform/runtime/context.js';
 import type { OutputFormat } from '../../src/core/vocabulary.js';
@@ -131,6 +131,22 @@ it("--until: cadence and result: --fields and --query shape what is printed, not
     [true, true, true, true, true],
     [false, false, false, false, false],
   ]);
+});
+
+it('--until: a failed read the server described with colour codes and a newline is said on one line, escaped', async () => {
+  const hostile = new ApiError({
+    status: 503,
+    code: 'unavailable',
+    message: 'busy\u001b[8m hidden\nhedge: FORGED',
+    endpoint: 'GET /hedges/hdg_one',
+  });
+  const run = await untilOn([hostile, 'filled']);
+  expect(run.outcome).toBe(0);
+  const said = run.stderr.split('\n').filter((line) => line.startsWith('--until: this read failed'));
+  expect(said).toHaveLength(1);
+  expect(said[0]).toContain('busy');
+  expect(run.stderr).not.toContain('\u001b');
+  expect(run.stderr).not.toMatch(/^hedge: FORGED/m);
 });
 
 // A refusal (an unknown hedge: 3), a malformed condition (2, nothing read) and a condition never true in a pipe

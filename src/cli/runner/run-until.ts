@@ -109,7 +109,9 @@ export async function runUntil(
       // A read cut by the bound is the bound ending, not a read to try again: nothing to announce.
       if (deadline !== undefined && now >= deadline) return notMet();
       nextAt = nextRefreshAt(pollStartedAt, now, intervalMs, error);
-      ctx.output.warn(`--until: this read failed (${messageOf(error)}); trying again in ${formatSpan(nextAt - now)}.`);
+      ctx.output.warn(
+        `--until: this read failed (${safeText(messageOf(error))}); trying again in ${formatSpan(nextAt - now)}.`,
+      );
       if (deadline !== undefined && nextAt >= deadline) return notMet();
       continue;
     } finally {
