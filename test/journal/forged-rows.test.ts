@@ -226,6 +226,26 @@ describeWithPostgres('rows in the team store are verified before anything is sen
     expect(sent[0].idempotencyKey).not.toBe(forged.idempotency_key);
   });
 
+  it('a row whose id carries colour codes and a newline (a writer without the key): every line that names it shows it escaped, never raw', async () => {
+    const { t, team } = await desk();
+    const row = {
+      ...rowFor(t, { command: 'add', body: { side: 'sell', notional_usd: 100 } }),
+      id: 'z\u001b[8mx\nhedge: FORGED',
+    };
+    await insertRow(server(), team, row);
+    const said = [
+      await run(team.c, 'journal'),
+      await run(team.c, `add ${MARKET} sell 100`),
+      await team.c.hedge(['resume']),
+      await team.c.hedge(['journal', 'show', row.id]),
+    ].map((result) => result.stdout + result.stderr);
+    for (const text of said) {
+      expect(text).not.toContain('\u001b');
+      expect(text).not.toMatch(/^hedge: FORGED/m);
+    }
+    expect(said.join('\n')).toContain('z\\x1b[8mx');
+  });
+
   it('a genuine row begun on another machine, and the same add typed on this machine while a genuine one begun on another is unresolved: without a terminal each needs --yes (exit 2, nothing sent), as `hedge resume` does; with --yes it is finished once, with its own key', async () => {
     const { t, team, plant } = await desk();
     // Its body's keys as the store keeps a body (sorted), as a machine's own write stores it, or in the order the add's own request writes them.

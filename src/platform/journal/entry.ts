@@ -264,7 +264,7 @@ export function sayEachSkipOnce(warn: (text: string) => void) {
     if (skip.reason.startsWith('incomplete last line')) return;
     // A store's row id is whatever its writer put there: only its start is named.
     const where =
-      'row' in skip ? `${skip.store} row ${skip.row.slice(0, 64)}` : `${skip.file ?? 'journal'}:${skip.line}`;
+      'row' in skip ? `${skip.store} row ${safeText(skip.row.slice(0, 64))}` : `${skip.file ?? 'journal'}:${skip.line}`;
     if (said.has(where)) return;
     said.add(where);
     warn(`Journal ${'row' in skip ? 'row' : 'line'} skipped: ${where} (${skip.reason}).`);

@@ -89,7 +89,8 @@ export class CommandContext {
     return this.derive({ signal: step.signal, notify: step.notify, origin: 'keeper' });
   }
 
-  readonly hedgeCommand = (...words: string[]) => hedgeCommandLine(this.globals, words);
+  // A word may come from a row or an answer (a journal id): a suggested command is one line, shown as safely as a value.
+  readonly hedgeCommand = (...words: string[]) => hedgeCommandLine(this.globals, words.map(safeText));
 
   interceptSignals(take: (signal: string) => boolean) {
     this.signals.take = take;
