@@ -381,3 +381,30 @@ it('hostile text in a note: a hedge record carrying the reference with an unknow
       await proxy.close();
     }
   }));
+
+it("hostile text in a rolled hedge's maturity: the roll's closing line says it as sent, escaped, never labelled UTC nor a line of its own", () =>
+  withSimulator({}, async (server) => {
+    const old = server.seedOpen('buy', 1_000);
+    const forged = 'soon\nhedge: FORGED';
+    // The new hedge's record as a hostile server writes it; the rolled one's as it was.
+    const proxy = await startAnswerProxy(server.sandbox, (request, envelope) => {
+      const hedge = envelope.data as { id?: string; maturity_at?: unknown } | null;
+      if (request.path.startsWith('/hedges/hdg_') && hedge?.id !== undefined && hedge.id !== old.id)
+        hedge.maturity_at = forged;
+    });
+    try {
+      const run = exits(
+        await runHedge('roll USDTNGN buy --tenor 3 --yes', {
+          configDir: server.configDir,
+          env: envFor({ baseUrl: proxy.baseUrl, apiKey: server.apiKey }),
+        }),
+        0,
+      );
+      const rolled = run.stderr.split('\n').find((line) => line.startsWith('Rolled: '));
+      expect(rolled).toContain('until soon\\x0ahedge: FORGED.');
+      expect(run.stderr + run.stdout).not.toMatch(/^hedge: FORGED/m);
+      expect(rolled).not.toContain('UTC');
+    } finally {
+      await proxy.close();
+    }
+  }));

@@ -16,7 +16,8 @@ import { runRoll, type RollOutcome } from '../../../features/trade/roll.js';
 import { writeOptionsFrom } from '../../../features/write/write-flow.js';
 import { ROLL_FIELDS } from '../../../platform/results/roll-outcome.js';
 import { historyRecordForPeople } from '../../../platform/api/wire/fields.js';
-import { formatDays, formatUtcMinutes } from '../../../platform/terminal/format.js';
+import { formatDays, formatUtc } from '../../../platform/terminal/format.js';
+import { utcMinute } from '../../../core/utc-text.js';
 import type { JsonObject } from '../../../core/objects.js';
 import type { WritePorts } from '../../../features/write/ports.js';
 
@@ -97,7 +98,8 @@ export function renderRollOutcome({ output, hedgeCommand }: Options, outcome: Ro
   // Said beside text output only: the JSON document carries the same facts; a failed roll shows its card, then throws.
   if (!outcome.failure && outcome.landed) {
     const maturity = view.open.hedge?.maturity_at;
-    const until = typeof maturity === 'string' ? ` until ${formatUtcMinutes(maturity)} UTC` : '';
+    // The server's maturity as the one UTC formatter says it: the text as sent (escaped) where it cannot be read.
+    const until = typeof maturity === 'string' && maturity ? ` until ${formatUtc(safeText(maturity), utcMinute)}` : '';
     output.done(
       `Rolled: the ${view.side} side of ${market} is covered by ${newId} (${formatDays(view.tenor_days)})${until}.`,
     );
