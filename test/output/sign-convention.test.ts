@@ -323,8 +323,9 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
   });
 });
 
-it('the roll card in that convention: carry over the new tenor reads "-… USDC, you pay" like the quote card', () => {
-  const [card] = printed((out) =>
+/** The roll card of a 5,000 USD buy side to 3 days, its closing hedge maturing at `maturityAt`. */
+const rollCard = (maturityAt: string) =>
+  printed((out) =>
     renderRollPreview(out, {
       preview: {
         market: 'USDTNGN',
@@ -332,28 +333,19 @@ it('the roll card in that convention: carry over the new tenor reads "-… USDC,
         notionalUsd: 5_000,
         tenorDays: 3,
         quote: BUY_QUOTE,
-        closing: { netMarginUsd: 501.2, hedgeId: 'hdg_1', maturityAt: '2026-03-02T12:00:00.000Z' },
+        closing: { netMarginUsd: 501.2, hedgeId: 'hdg_1', maturityAt },
       },
       nowMs: NOW,
     }),
-  );
+  )[0];
+
+it('the roll card in that convention: carry over the new tenor reads "-… USDC, you pay" like the quote card', () => {
+  const card = rollCard('2026-03-02T12:00:00.000Z');
   expect(card).toMatch(/Carry over the tenor\s+│ -6\.30 USDC, you pay/);
 });
 
 it('the roll card: a maturity the server wrote unreadably is shown as sent, with no empty "()" where how far off it is would be', () => {
-  const [card] = printed((out) =>
-    renderRollPreview(out, {
-      preview: {
-        market: 'USDTNGN',
-        side: 'buy',
-        notionalUsd: 5_000,
-        tenorDays: 3,
-        quote: BUY_QUOTE,
-        closing: { netMarginUsd: 501.2, hedgeId: 'hdg_1', maturityAt: 'soon' },
-      },
-      nowMs: NOW,
-    }),
-  );
+  const card = rollCard('soon');
   expect(card).toMatch(/ Matures\s+│ soon\s+│/);
   expect(card).not.toContain('()');
 });
