@@ -8,8 +8,8 @@
 // strings. A --ref carrying any of them is refused before anything is sent (in a pipe, one line:
 // test/reliability/bad-input.test.ts).
 import { HOSTILE_FIELD_NAME, HOSTILE_FIELD_VALUE, HOSTILE_TEXT } from '../../src/sandbox/http/server.js';
-import { runHedge } from '../support/hedge-cli.js';
-import { startAnswerProxy, startRewriteProxy } from '../support/servers/field-proxy.js';
+import { runHedge, type HedgeArgs } from '../support/hedge-cli.js';
+import { startAnswerProxy, startRewriteProxy, type FieldProxy } from '../support/servers/field-proxy.js';
 import { drawScreen, KEYS, spawnInTerminal } from '../support/servers/pseudo-terminal.js';
 import {
   apiData,
@@ -33,6 +33,29 @@ function unsafeIn(text: string) {
   if (!match) return undefined;
   const at = match.index;
   return `U+${match[0].codePointAt(0)!.toString(16).padStart(4, '0')} at ${at}: ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 40))}`;
+}
+
+/** Colour codes and a newline that would start a forged line of hedge's own, as a hostile server writes them. */
+const FORGED_WORDS = ' \u001b[8mHIDDEN\u001b[0m\nhedge: FORGED';
+
+/** A proxy's rewrite adding `words` to every error message the server sends. */
+const errorsSaying =
+  (words = FORGED_WORDS) =>
+  (_request: unknown, envelope: Record<string, unknown>) => {
+    const { error } = envelope as { error?: { message: string } | null };
+    if (error) error.message += words;
+  };
+
+/** `hedge args` against `proxy` in front of `server`; the proxy is closed once it has run. */
+async function runThrough(server: Simulator, proxy: FieldProxy, args: HedgeArgs) {
+  try {
+    return await runHedge(args, {
+      configDir: server.configDir,
+      env: envFor({ baseUrl: proxy.baseUrl, apiKey: server.apiKey }),
+    });
+  } finally {
+    await proxy.close();
+  }
 }
 
 let simulator: Simulator;
@@ -200,27 +223,16 @@ it('hostile text in a header: a request id carrying C1 controls, a soft hyphen a
     const proxy = await startAnswerProxy(server.sandbox, () => {}, undefined, {
       headers: { 'x-request-id': 'req_\u009b2J\u00ad\tX' },
     });
-    try {
-      const run = await runHedge('--verbose markets', {
-        configDir: server.configDir,
-        env: envFor({ baseUrl: proxy.baseUrl, apiKey: server.apiKey }),
-      });
-      exits(run, 0);
-      expect(run.stderr).toMatch(/request-id=req_.*\\x9b2J.*\\u00ad\\x09X$/m);
-      expect(run.stderr).not.toMatch(/[\u009b\u00ad\t]/);
-      expect(server.requests('GET', '/markets')).toHaveLength(1);
-    } finally {
-      await proxy.close();
-    }
+    const run = exits(await runThrough(server, proxy, '--verbose markets'), 0);
+    expect(run.stderr).toMatch(/request-id=req_.*\\x9b2J.*\\u00ad\\x09X$/m);
+    expect(run.stderr).not.toMatch(/[\u009b\u00ad\t]/);
+    expect(server.requests('GET', '/markets')).toHaveLength(1);
   }));
 
 it("hostile text in an error message: a server's newline is shown escaped, never a line of its own that reads as hedge's; --json keeps the exact words", () =>
   withSimulator({}, async (server) => {
     const forged = '\nhedge: FORGED — run `hedge close --all`';
-    const proxy = await startAnswerProxy(server.sandbox, (_request, envelope) => {
-      const { error } = envelope as { error?: { message: string } | null };
-      if (error) error.message += forged;
-    });
+    const proxy = await startAnswerProxy(server.sandbox, errorsSaying(forged));
     const hedge = (args: string) =>
       runHedge(args, { configDir: server.configDir, env: envFor({ baseUrl: proxy.baseUrl, apiKey: server.apiKey }) });
     try {
@@ -241,25 +253,14 @@ it("hostile text in an error message: a server's newline is shown escaped, never
 
 it("hostile text in a warning: a pre-trade read's refusal carrying the server's colour codes and a newline is shown escaped in the warning", () =>
   withSimulator({}, async (server) => {
-    const proxy = await startAnswerProxy(server.sandbox, (_request, envelope) => {
-      const { error } = envelope as { error?: { message: string } | null };
-      if (error) error.message += ' \u001b[8mHIDDEN\u001b[0m\nhedge: FORGED';
-    });
-    try {
-      // GET /account refused (429, back in an hour): the headroom is not checked and the open goes on.
-      server.sandbox.setFaults({ next429RetryAfter: { count: 5, retryAfter: '3600' }, match: { path: '/account' } });
-      const run = await runHedge(['open', MARKET, 'buy', '1000', '--tenor', '1', '--yes'], {
-        configDir: server.configDir,
-        env: envFor({ baseUrl: proxy.baseUrl, apiKey: server.apiKey }),
-      });
-      exits(run, 0);
-      expect(run.stderr).toMatch(/^Pre-trade check: .*\\x1b\[8mHIDDEN\\x1b\[0m\\x0ahedge: FORGED/m);
-      expect(run.stderr).not.toMatch(/^hedge: FORGED/m);
-      expect(unsafeIn(run.stderr)).toBeUndefined();
-      expect(server.requests('POST', '/hedges')).toHaveLength(1);
-    } finally {
-      await proxy.close();
-    }
+    // GET /account refused (429, back in an hour): the headroom is not checked and the open goes on.
+    server.sandbox.setFaults({ next429RetryAfter: { count: 5, retryAfter: '3600' }, match: { path: '/account' } });
+    const proxy = await startAnswerProxy(server.sandbox, errorsSaying());
+    const run = exits(await runThrough(server, proxy, ['open', MARKET, 'buy', '1000', '--tenor', '1', '--yes']), 0);
+    expect(run.stderr).toMatch(/^Pre-trade check: .*\\x1b\[8mHIDDEN\\x1b\[0m\\x0ahedge: FORGED/m);
+    expect(run.stderr).not.toMatch(/^hedge: FORGED/m);
+    expect(unsafeIn(run.stderr)).toBeUndefined();
+    expect(server.requests('POST', '/hedges')).toHaveLength(1);
   }));
 
 it.each([
@@ -282,42 +283,24 @@ it.each([
   (_name, args, refusals, warning) =>
     withSimulator({}, async (server) => {
       server.seedOpen('buy', 1_000);
-      const proxy = await startAnswerProxy(server.sandbox, (_request, envelope) => {
-        const { error } = envelope as { error?: { message: string } | null };
-        if (error) error.message += ' \u001b[8mHIDDEN\u001b[0m\nhedge: FORGED';
+      // GET /hedges refused (429, back in an hour): the records are not read and the command goes on.
+      server.sandbox.setFaults({
+        next429RetryAfter: { count: refusals, retryAfter: '3600' },
+        match: { path: /^\/hedges$/ },
       });
-      try {
-        // GET /hedges refused (429, back in an hour): the records are not read and the command goes on.
-        server.sandbox.setFaults({
-          next429RetryAfter: { count: refusals, retryAfter: '3600' },
-          match: { path: /^\/hedges$/ },
-        });
-        const run = await runHedge([...args], {
-          configDir: server.configDir,
-          env: envFor({ baseUrl: proxy.baseUrl, apiKey: server.apiKey }),
-        });
-        exits(run, 0);
-        expect(run.stderr).toMatch(warning);
-        expect(run.stderr).not.toMatch(/^hedge: FORGED/m);
-        expect(unsafeIn(run.stderr)).toBeUndefined();
-        expect(server.requests('GET', '/hedges').length).toBeGreaterThan(0);
-      } finally {
-        await proxy.close();
-      }
+      const proxy = await startAnswerProxy(server.sandbox, errorsSaying());
+      const run = exits(await runThrough(server, proxy, [...args]), 0);
+      expect(run.stderr).toMatch(warning);
+      expect(run.stderr).not.toMatch(/^hedge: FORGED/m);
+      expect(unsafeIn(run.stderr)).toBeUndefined();
+      expect(server.requests('GET', '/hedges').length).toBeGreaterThan(0);
     }),
 );
 
 it("hostile text in doctor: the server's refusal of the key, with its colour codes and a newline, is shown escaped in the check's line", () =>
   withSimulator({}, async (server) => {
     // The proxy sends another key upstream: the server refuses it (401), in hostile words.
-    const proxy = await startAnswerProxy(
-      server.sandbox,
-      (_request, envelope) => {
-        const { error } = envelope as { error?: { message: string } | null };
-        if (error) error.message += ' \u001b[8mHIDDEN\u001b[0m\nhedge: FORGED';
-      },
-      'Bearer not-the-key',
-    );
+    const proxy = await startAnswerProxy(server.sandbox, errorsSaying(), 'Bearer not-the-key');
     try {
       const { code, raw, screen } = await drawScreen({
         configDir: server.configDir,
@@ -340,19 +323,12 @@ it('hostile text in a note: a position\'s hedge id carrying colour codes and a n
     const proxy = await startRewriteProxy(server.sandbox, (path, item) => {
       if (path === '/positions') item.hedge_id = `${String(item.hedge_id)}\u001b[8mHIDDEN\u001b[0m\nhedge: FORGED`;
     });
-    try {
-      const run = await runHedge(['open', MARKET, 'buy', '1000', '--tenor', '1', '--yes'], {
-        configDir: server.configDir,
-        env: envFor({ baseUrl: proxy.baseUrl, apiKey: server.apiKey }),
-      });
-      expect(run.stderr).toMatch(
-        /^Note: the buy side of .* is already open \(.*\\x1b\[8mHIDDEN\\x1b\[0m\\x0ahedge: FORGED/m,
-      );
-      expect(run.stderr).not.toMatch(/^hedge: FORGED/m);
-      expect(unsafeIn(run.stderr)).toBeUndefined();
-    } finally {
-      await proxy.close();
-    }
+    const run = await runThrough(server, proxy, ['open', MARKET, 'buy', '1000', '--tenor', '1', '--yes']);
+    expect(run.stderr).toMatch(
+      /^Note: the buy side of .* is already open \(.*\\x1b\[8mHIDDEN\\x1b\[0m\\x0ahedge: FORGED/m,
+    );
+    expect(run.stderr).not.toMatch(/^hedge: FORGED/m);
+    expect(unsafeIn(run.stderr)).toBeUndefined();
   }));
 
 it('hostile text in a note: a hedge record carrying the reference with an unknown status in colour codes and a newline is named escaped', () =>
@@ -367,19 +343,22 @@ it('hostile text in a note: a hedge record carrying the reference with an unknow
     const proxy = await startRewriteProxy(server.sandbox, (path, item) => {
       if (path === '/hedges' && item.id === id) item.status = 'paused\u001b[8mHIDDEN\u001b[0m\nhedge: FORGED';
     });
-    try {
-      const run = await runHedge(['open', MARKET, 'sell', '1000', '--tenor', '1', '--ref', 'DEAL-9', '--yes'], {
-        configDir: server.configDir,
-        env: envFor({ baseUrl: proxy.baseUrl, apiKey: server.apiKey }),
-      });
-      expect(run.stderr).toMatch(
-        /^Note: hdg_\w+ \(paused\\x1b\[8mHIDDEN\\x1b\[0m\\x0ahedge: FORGED\) carries this reference/m,
-      );
-      expect(run.stderr).not.toMatch(/^hedge: FORGED/m);
-      expect(unsafeIn(run.stderr)).toBeUndefined();
-    } finally {
-      await proxy.close();
-    }
+    const run = await runThrough(server, proxy, [
+      'open',
+      MARKET,
+      'sell',
+      '1000',
+      '--tenor',
+      '1',
+      '--ref',
+      'DEAL-9',
+      '--yes',
+    ]);
+    expect(run.stderr).toMatch(
+      /^Note: hdg_\w+ \(paused\\x1b\[8mHIDDEN\\x1b\[0m\\x0ahedge: FORGED\) carries this reference/m,
+    );
+    expect(run.stderr).not.toMatch(/^hedge: FORGED/m);
+    expect(unsafeIn(run.stderr)).toBeUndefined();
   }));
 
 it("hostile text in a rolled hedge's maturity: the roll's closing line says it as sent, escaped, never labelled UTC nor a line of its own", () =>
@@ -392,19 +371,9 @@ it("hostile text in a rolled hedge's maturity: the roll's closing line says it a
       if (request.path.startsWith('/hedges/hdg_') && hedge?.id !== undefined && hedge.id !== old.id)
         hedge.maturity_at = forged;
     });
-    try {
-      const run = exits(
-        await runHedge('roll USDTNGN buy --tenor 3 --yes', {
-          configDir: server.configDir,
-          env: envFor({ baseUrl: proxy.baseUrl, apiKey: server.apiKey }),
-        }),
-        0,
-      );
-      const rolled = run.stderr.split('\n').find((line) => line.startsWith('Rolled: '));
-      expect(rolled).toContain('until soon\\x0ahedge: FORGED.');
-      expect(run.stderr + run.stdout).not.toMatch(/^hedge: FORGED/m);
-      expect(rolled).not.toContain('UTC');
-    } finally {
-      await proxy.close();
-    }
+    const run = exits(await runThrough(server, proxy, 'roll USDTNGN buy --tenor 3 --yes'), 0);
+    const rolled = run.stderr.split('\n').find((line) => line.startsWith('Rolled: '));
+    expect(rolled).toContain('until soon\\x0ahedge: FORGED.');
+    expect(run.stderr + run.stdout).not.toMatch(/^hedge: FORGED/m);
+    expect(rolled).not.toContain('UTC');
   }));
