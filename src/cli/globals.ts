@@ -47,6 +47,9 @@ export function parseGlobals(all: Record<string, unknown>): { globals: GlobalOpt
     raw &&
       notJson &&
       `--raw applies to JSON output (the server's data as sent); --format ${format} cannot carry it (use --json, or --format json or ndjson).`,
+    typeof all.profile === 'string' &&
+      all.demo === true &&
+      `--profile ${shellWord(all.profile)} and --demo disagree: --demo runs on the built-in simulator with its own test key, never a profile's; leave out one of them.`,
     requestTimeout === 0 &&
       '--request-timeout: expected a number of seconds greater than 0 and at most 86400 (got "0").',
   ].find(Boolean);

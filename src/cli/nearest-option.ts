@@ -62,7 +62,7 @@ const OPTION_HABITS: Readonly<Record<string, string>> = {
   '--api-key': API_KEY_NEVER_AN_OPTION,
 };
 
-/** Commands other CLIs have (gh's `auth login`, Stripe's `config`, `version`) and hedge's own, as words typed in their place. */
+/** Commands other CLIs have (gh's `auth login`, Stripe's `config`, `version`) or a user may guess (`watch`), and hedge's own, as words typed in their place. */
 const COMMAND_HABITS = Object.entries({
   'auth login': 'login',
   'auth logout': 'logout',
@@ -70,7 +70,8 @@ const COMMAND_HABITS = Object.entries({
   auth: 'login',
   version: '--version',
   config: 'profile',
-}).map(([typed, instead]) => ({ typed: typed.split(' '), instead }));
+  watch: 'positions --watch',
+}).map(([typed, instead]) => ({ typed: typed.split(' '), instead: instead.split(' ') }));
 
 /** Commands that take no argument, and the one that takes what was typed after them (`markets USDTNGN`: `price USDTNGN`). */
 const COMMAND_FOR_ARGUMENT: Readonly<Record<string, string>> = { markets: 'price' };
@@ -98,7 +99,7 @@ export function commandHabitMessage(argv: readonly string[], operands: readonly 
   const habit = COMMAND_HABITS.find(({ typed }) => typed.every((word, index) => operands[index] === word));
   if (!habit) return;
   const at = argv.indexOf(habit.typed[0]);
-  const meant = [...argv.slice(0, at), habit.instead, ...argv.slice(at + habit.typed.length)];
+  const meant = [...argv.slice(0, at), ...habit.instead, ...argv.slice(at + habit.typed.length)];
   return `unknown command '${habit.typed.join(' ')}'; hedge's is \`${typedLine(meant)}\`.`;
 }
 

@@ -8,7 +8,8 @@ import { CommandContext, type GlobalOptions } from '../platform/runtime/context.
 import { terminalColumns, type Io } from '../platform/terminal/terminal.js';
 import { InterruptedError, StopSignal, UsageError } from '../core/errors.js';
 import { sleep } from '../core/process/timers.js';
-import { describeReadError } from '../core/security/bounded-read.js';
+import { describeReadError, refuseFileAsFolder } from '../core/security/bounded-read.js';
+import { configDir } from '../platform/config/credentials.js';
 import { keyLifetimeMs, notAllowed, quotePath, repeatWindowMs } from '../core/input.js';
 import { isAbsolute, resolve } from 'node:path';
 import { colorEnabled, makeChalk } from '../platform/terminal/color.js';
@@ -94,6 +95,8 @@ export async function runInvocation(
       throw new UsageError(
         `HEDGE_CONFIG_DIR: ${quotePath(dir)} is not an absolute path; the journal and profiles in it would move with the working folder. Give the whole path, e.g. ${quotePath(resolve(dir))}.`,
       );
+    // Said in one line before anything else (a demo's banner), whatever the command would keep there.
+    refuseFileAsFolder(configDir(env), dir ? 'HEDGE_CONFIG_DIR' : undefined);
     // A write's settings, refused before any command sends: a roll or a plan must not stop between its steps.
     repeatWindowMs(env);
     keyLifetimeMs(env);

@@ -107,6 +107,33 @@ it('a period without a rate blames --period, never an --as-of that was not given
   exits(await run(['acct', 'test', 'LATE-1', '--as-of', '2026-03-01']), 2, '--as-of: no rate of EURUSD for');
 });
 
+it('a period or a date that is not one names what was given and what is allowed: --period 2026-13, --as-of 2026-02-30, a rates row dated 2026-13-01 (a date-shaped value only: a row is never repeated back otherwise)', async () => {
+  const { run, file } = setUp();
+  const PERIODS = 'expected a month (2026-11, months 01 to 12), a quarter (2026-Q4) or a year (2026).';
+  expect(exits(await run(['acct', 'test', 'X', '--period', '2026-13']), 2).stderr).toBe(
+    `hedge: --period: "2026-13" is not allowed; ${PERIODS}\n`,
+  );
+  expect(exits(await run(['acct', 'reserve', 'X', '--period', ' ']), 2).stderr).toBe(
+    `hedge: --period: missing; ${PERIODS}\n`,
+  );
+  expect(exits(await run(['acct', 'test', 'X', '--as-of', '2026-02-30']), 2).stderr).toBe(
+    'hedge: --as-of: "2026-02-30" is not a date; expected a date such as 2026-11-30 (YYYY-MM-DD).\n',
+  );
+  const rows = RATES.trimEnd().split('\n');
+  const rates = [...rows.slice(0, 4), '2026-13-01,1.2,1.2,1,typed', 'soon,1.2,1.2,1,typed'].join('\n');
+  const refused = exits(
+    await run(['acct', 'rates', file('rates.csv', rates), '--market', 'EURUSD', '--quote', 'USD per EUR']),
+    2,
+  );
+  expect(refused.stderr).toContain(
+    'rates.csv:5: row 4: date: 2026-13-01 is not a day of the calendar; expected a date such as 2026-11-30 (YYYY-MM-DD).',
+  );
+  expect(refused.stderr).toContain(
+    'rates.csv:6: row 5: date: the value is not a date; expected a date such as 2026-11-30 (YYYY-MM-DD).',
+  );
+  expect(refused.stderr).not.toMatch(/Invalid time value|soon/);
+});
+
 const start = useSimulators();
 
 it('a receivable designated against a sell is recorded as given, with a warning naming the hedge and the side that covers it; a buy, without a word', async () => {

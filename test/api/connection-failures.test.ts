@@ -45,6 +45,29 @@ describe('https:// to a plain-HTTP server', () => {
     );
     expect(result.stdout).toBe('');
     expect(simulator.requests()).toEqual([]);
+    // The hint runs as printed: the base URL it gives serves the same command.
+    const baseUrl = /use (\S+) as the base URL/.exec(error.hint)![1];
+    exits(await runHedge('markets --json', { env: { ...simulator.env, HEDGE_BASE_URL: baseUrl } }), 0);
+    expect(simulator.requests().map((entry) => [entry.path, entry.status])).toEqual([['/markets', 200]]);
+  });
+
+  it('a live key is never told to use plain http:// (refused for it): it is told to check the port, or to use a test key there; exit 5, nothing sent', async () => {
+    const tls = simulator.baseUrl.replace(/^http:/, 'https:');
+    const live = 'hpk_live_AAAAAAAAAAAAAAAAAAAAAAAA';
+    const env = { HEDGE_BASE_URL: tls, HEDGE_API_KEY: live };
+    const before = simulator.requests().length;
+    const { error } = JSON.parse(exits(await runHedge('markets --json', { env }), 5).stderr);
+    expect(error.hint).toBe(
+      "A live key goes over https:// only (plain http:// to this machine is for test keys and the simulator): check the base URL's port, or use a test key against a plain-HTTP server.",
+    );
+    // What it was not told: the plain-http:// base URL, refused for a live key before anything is sent.
+    const plain = exits(
+      await runHedge('markets', { env: { ...env, HEDGE_BASE_URL: simulator.baseUrl } }),
+      2,
+      'with a live key: a live key goes only over https://',
+    );
+    expect(plain.stdout).toBe('');
+    expect(simulator.requests().slice(before)).toEqual([]);
   });
 });
 

@@ -88,6 +88,8 @@ it.each([
   ['auth login --profile desk', "hedge: unknown command 'auth login'; hedge's is `hedge login --profile desk`."],
   ['--profile desk auth status', "hedge: unknown command 'auth status'; hedge's is `hedge --profile desk whoami`."],
   ['config', "hedge: unknown command 'config'; hedge's is `hedge profile`."],
+  ['--demo watch', "hedge: unknown command 'watch'; hedge's is `hedge --demo positions --watch`."],
+  ['watch 5 --profile desk', "hedge: unknown command 'watch'; hedge's is `hedge positions --watch 5 --profile desk`."],
   [
     '--demo quote USDTNGN buy 10000 3',
     "hedge: too many arguments for 'quote'. Expected 3 arguments but got 4; did you mean `hedge --demo quote USDTNGN buy 10000 --tenor 3`?",

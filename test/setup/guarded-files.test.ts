@@ -174,6 +174,26 @@ describe('the folders of the store and the journal (HEDGE_CONFIG_DIR, the state 
     expect(desk.sends()).toHaveLength(1);
   });
 
+  it('a file where a folder goes (HEDGE_CONFIG_DIR, or the state folder for the journal): one line naming it, exit 13, before the demo starts or any request; the file left as it was', async () => {
+    const desk = await start();
+    const file = join(desk.configDir, 'a-file');
+    writeFileSync(file, 'not a folder\n');
+    const refused = (folder: string, source = '') =>
+      `hedge: Cannot use the folder ${folder}${source}: it ${folder === file ? 'is a file' : 'lies under a file'}, not a folder; name a folder (one that is missing is made).`;
+    for (const folder of [file, join(file, 'hedge')]) {
+      const demo = exits(await runHedge('--demo markets', { env: { HEDGE_CONFIG_DIR: folder } }), 13);
+      expect([demo.stderr, demo.stdout]).toEqual([`${refused(folder, ' (HEDGE_CONFIG_DIR)')}\n`, '']);
+      const live = exits(await desk.hedge('markets', { env: { HEDGE_CONFIG_DIR: folder } }), 13);
+      expect(live.stderr).toBe(`${refused(folder, ' (HEDGE_CONFIG_DIR)')}\n`);
+    }
+    // The journal's folder under XDG_STATE_HOME, a file: said by the write that would journal there, nothing sent.
+    const env = { HEDGE_CONFIG_DIR: undefined, XDG_CONFIG_HOME: join(desk.configDir, 'config'), XDG_STATE_HOME: file };
+    expect(await refusal(desk.hedge('open USDTNGN buy 1000 --tenor 3', { env }), 13)).toBe(
+      refused(join(file, 'hedge')),
+    );
+    expect([desk.requests(), readFileSync(file, 'utf8')]).toEqual([[], 'not a folder\n']);
+  });
+
   it.skipIf(ROOT_ONLY)(
     "another user's HEDGE_CONFIG_DIR, open to all: a write run as root is refused before any request (exit 2, the chown), and the folder keeps its owner and mode (needs root)",
     async () => {

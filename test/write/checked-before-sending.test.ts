@@ -131,6 +131,12 @@ const BAD_GLOBALS: BadGlobal[] = [
         ? /^hedge: --until reads again until a condition holds; it works with GET only/
         : new RegExp(`^hedge: unknown option '--until'.*\`hedge ${escape(words)} --help\` lists every option\\.$`),
   ],
+  // --demo has no profile to take: said, never ignored.
+  [
+    '--profile with --demo',
+    ['--profile', 'desk', '--demo'],
+    /^hedge: --profile desk and --demo disagree: --demo runs on the built-in simulator with its own test key, never a profile's; leave out one of them\.$/,
+  ],
   [
     'a bad --timeout',
     ['--timeout', 'soon'],

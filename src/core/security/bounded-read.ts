@@ -1,5 +1,5 @@
 // How hedge reads a file, and where it writes one a person named (an `--html` report): what it is handed to read (a target, exposures or policy file, stdin for `-`, an agent's target file, a key piped to `login`) and what it keeps or trusts (the config store, a CA file, the journal, the folders they live in): the one place that decides what may be read and how much of it.
-import { OutputError, UsageError } from '../errors.js';
+import { OutputError, StateError, UsageError } from '../errors.js';
 import {
   accessSync,
   closeSync,
@@ -217,10 +217,26 @@ function trustFolder(stats: Stats, path: string) {
   }
 }
 
+/** Refuses (exit 13, one line naming it) a folder hedge keeps things in that is a file, or lies under one: nothing can be
+ * kept there, and making it would fail on the runtime's words. `source`: where the folder's name comes from. */
+export function refuseFileAsFolder(dir: string, source?: string) {
+  let what: string | undefined;
+  try {
+    if (statSync(dir, { throwIfNoEntry: false })?.isDirectory() === false) what = 'is a file';
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') what = 'lies under a file';
+  }
+  if (what)
+    throw new StateError(
+      `Cannot use the folder ${dir}${source ? ` (${source})` : ''}: it ${what}, not a folder; name a folder (one that is missing is made).`,
+    );
+}
+
 /** Makes `dir` (and its parents) 0700 where missing; one that is there is used only when refuseUntrustedFolder trusts it, then tightened to 0700. `inside`: made inside a folder hedge uses, which is judged too, and never through a link. */
 export function makePrivateDir(dir: string, { inside }: { inside?: boolean } = {}) {
   // Judged before anything is made in it.
   if (inside) refuseUntrustedFolder(dirname(dir));
+  refuseFileAsFolder(dir);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   // Windows has no modes, and opens no folder.
   if (process.platform === 'win32') return;

@@ -1,5 +1,5 @@
 // What the accounts read from files: a hedging relationship (JSON), dated rates and fair values (CSV or JSON rows).
-// A problem names the field and what is allowed, never the value given.
+// A problem names the field and what is allowed (a date, the value given too).
 import * as z from 'zod/mini';
 import { UsageError } from '../../core/errors.js';
 import { NUMBERED_ROWS, readRowFile, type Field } from '../../core/row-file.js';
@@ -7,15 +7,22 @@ import { jsonSyntaxWhere, numbersAsText, parseBoundedJson, readBoundedJson } fro
 import { MAX_INPUT_FILE_BYTES } from '../../core/security/bounded-read.js';
 import { FRAMEWORKS, METHODS } from './acct-rules.js';
 import { exact, type Exact } from './acct-money.js';
-import { amountAsDecimalText } from '../../core/input.js';
+import { amountAsDecimalText, echo } from '../../core/input.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const isDate = (text: string) => DATE.test(text) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
+/** A calendar day as written (`2026-13-01` and `2026-02-30` are none). */
+const isDate = (text: string) => {
+  const ms = DATE.test(text) ? Date.parse(text) : NaN;
+  return Number.isFinite(ms) && new Date(ms).toISOString().startsWith(text);
+};
 const A_DATE = 'expected a date such as 2026-11-30 (YYYY-MM-DD)';
+/** The refusal of a date, naming what was given. */
+const notADate = (name: string, raw: string) =>
+  raw.trim() === '' ? `${name}: missing; ${A_DATE}.` : `${name}: ${echo(raw)} is not a date; ${A_DATE}.`;
 
 /** The date an option gives, or the line refusing it. */
 export function parseDate(option: string, raw: string) {
-  if (!isDate(raw)) throw new UsageError(`${option}: ${A_DATE}.`);
+  if (!isDate(raw)) throw new UsageError(notADate(option, raw));
   return raw;
 }
 
@@ -165,7 +172,9 @@ const decimalCell = (column: string, optional: boolean) => (raw: string | undefi
 };
 const dateCell = (raw: string | undefined) => {
   const value = raw?.trim() ?? '';
-  if (!isDate(value)) throw new Error(`date: missing or not allowed; ${A_DATE}.`);
+  // A row's value is never repeated back (row-file.ts), but one of a date's shape holds nothing else: it is named.
+  if (DATE.test(value) && !isDate(value)) throw new Error(`date: ${value} is not a day of the calendar; ${A_DATE}.`);
+  if (!isDate(value)) throw new Error(notADate('date', value));
   return value;
 };
 

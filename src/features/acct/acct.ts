@@ -4,7 +4,7 @@
 import { UsageError } from '../../core/errors.js';
 import { utcDay } from '../../core/utc-text.js';
 import { readNumber } from '../../core/number-format.js';
-import { sameReference } from '../../core/input.js';
+import { notAllowed, sameReference } from '../../core/input.js';
 import { asFunctional } from '../../core/markets.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { HedgeClient } from '../../platform/api/client.js';
@@ -896,7 +896,7 @@ export function parsePeriod(raw: string | undefined) {
   const months = month ? 1 : quarter ? 3 : 12;
   if (year)
     return { from: utcDay(Date.UTC(Number(year), first, 1)), to: utcDay(Date.UTC(Number(year), first + months, 0)) };
-  throw new UsageError(
-    '--period: missing or not allowed; expected a month (2026-11), a quarter (2026-Q4) or a year (2026).',
-  );
+  const allowed = 'a month (2026-11, months 01 to 12), a quarter (2026-Q4) or a year (2026)';
+  if (!raw?.trim()) throw new UsageError(`--period: missing; expected ${allowed}.`);
+  throw notAllowed('--period', raw, allowed);
 }

@@ -483,7 +483,7 @@ export function createTransport(config: TransportConfig) {
           code,
           notSent,
           cause: error,
-          ...(code === 'EPROTO' && { hint: plainHttpHint(config.baseUrl) }),
+          ...(code === 'EPROTO' && { hint: plainHttpHint(config) }),
           ...(code === 'ECONNREFUSED' && {
             hint: 'Check that the server runs and that the base URL is right (`hedge whoami` shows it and where it comes from).',
           }),
@@ -595,12 +595,15 @@ function tlsReason(error: unknown) {
   return reason ? `: ${reason}` : '';
 }
 
-/** What to do when an https:// base URL meets a server that does not speak TLS: http:// is allowed to loopback only. */
-function plainHttpHint(baseUrl: string) {
+/** What to do when an https:// base URL meets a server that does not speak TLS: http:// is allowed to loopback only,
+ * and never with a live key (checkBaseUrl), so that key is told what it may run. */
+function plainHttpHint({ baseUrl, environment }: Pick<TransportConfig, 'baseUrl' | 'environment'>) {
   const url = new URL(baseUrl);
-  return isLoopbackHost(url.hostname)
-    ? `If the server speaks plain HTTP (as \`hedge sandbox serve\` does without --tls), use ${baseUrl.replace(/^https:/i, 'http:')} as the base URL: plain http:// is allowed to loopback addresses.`
-    : `hedge speaks only https:// to ${url.hostname} (plain http:// goes to loopback addresses only): check the base URL's host and port.`;
+  if (!isLoopbackHost(url.hostname))
+    return `hedge speaks only https:// to ${url.hostname} (plain http:// goes to loopback addresses only): check the base URL's host and port.`;
+  if (environment === 'live')
+    return `A live key goes over https:// only (plain http:// to this machine is for test keys and the simulator): check the base URL's port, or use a test key against a plain-HTTP server.`;
+  return `If the server speaks plain HTTP (as \`hedge sandbox serve\` does without --tls), use ${baseUrl.replace(/^https:/i, 'http:')} as the base URL: plain http:// is allowed to loopback addresses.`;
 }
 
 // Retries: how many, how far apart, and what an answer may ask for.

@@ -34,7 +34,7 @@ export const EXIT_CODES = (
     [
       13,
       'state',
-      "local state (the journal, the demo state, a team store) cannot be used: unwritable, unreachable, a symlink or corrupt; or a journal row to be sent again does not verify as this account's own or its key already has a finished row (`unverified_row`); nothing was sent; the path or row is named",
+      "local state (the config folder, the journal, the demo state, a team store) cannot be used: unwritable, unreachable, a file where a folder goes, a symlink or corrupt; or a journal row to be sent again does not verify as this account's own or its key already has a finished row (`unverified_row`); nothing was sent; the path or row is named",
     ],
     [
       14,
