@@ -5,7 +5,7 @@
 // by another pid, an environment Node or a library reads at start — is tested on spawned runs;
 // HEDGE_TEST_SPAWN_EVERY_RUN=1 spawns every run (CONTRIBUTING.md#tests).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -24,6 +24,8 @@ export interface RunResult {
   stdout: string;
   stderr: string;
   durationMs: number;
+  /** With `ownClock`: when the process began and exited, by its own reading of this machine's clock. */
+  ownClock?: { startedAt: number; exitedAt: number };
 }
 
 export interface RunOptions {
@@ -48,6 +50,9 @@ export interface RunOptions {
   person?: (person: Person) => Promise<void>;
   /** hedge's clock in-process (a simulator's stepped clock); a spawned run keeps its own. */
   clock?: Clock;
+  /** A process of its own, timed on its own clock (RunResult.ownClock): a bound on how long it ran holds on a busy
+   * machine, which may let the test see its exit late. */
+  ownClock?: boolean;
 }
 
 /**
@@ -81,6 +86,9 @@ export function separateProcesses() {
 /** Preloaded by a spawned run to pin Date.now() to READ_E2E_NOW_MS (test/support/children/frozen-clock.mjs). */
 export const FROZEN_CLOCK_PRELOAD = pathToFileURL(join(ROOT, 'test', 'support', 'children', 'frozen-clock.mjs')).href;
 
+/** Preloaded by a run timed on its own clock (test/support/children/own-clock.mjs). */
+const OWN_CLOCK_PRELOAD = pathToFileURL(join(ROOT, 'test', 'support', 'children', 'own-clock.mjs')).href;
+
 /** The time a run's environment pins with the frozen-clock preload, or undefined. */
 function pinnedNowOf(env: Record<string, string>) {
   const pinned = Number(env.READ_E2E_NOW_MS);
@@ -89,7 +97,8 @@ function pinnedNowOf(env: Record<string, string>) {
 
 function runsInProcess(env: Record<string, string>, options: RunOptions) {
   // A screen is read in-process only (a spawned run's two pipes lose their order), whatever the suite asks.
-  if ((everyRunSpawned && !options.screen) || options.spawn || options.onSpawn || options.user) return false;
+  if ((everyRunSpawned && !options.screen) || options.spawn || options.onSpawn || options.user || options.ownClock)
+    return false;
   // In-process runs share the test process's time zone, which hedge-in-process.ts sets to UTC.
   if (env.TZ !== 'UTC') return false;
   // The frozen clock's preload is the one process-level setting an in-process run stands in for:
@@ -170,6 +179,12 @@ export function runHedge(line: HedgeArgs, options: RunOptions = {}): Promise<Run
     if (value === undefined) delete env[name];
     else env[name] = value;
   }
+  const ownClock = options.ownClock ? tempDir('hedge-own-clock-') : undefined;
+  if (ownClock)
+    Object.assign(env, {
+      NODE_OPTIONS: `--import=${OWN_CLOCK_PRELOAD}`,
+      HEDGE_TEST_OWN_CLOCK_FILE: join(ownClock.path, 'clock.json'),
+    });
   if (options.person) options = { screen: { columns: 100, rows: 40 }, ...options };
   if (options.screen) Object.assign(env, { HEDGE_FORCE_TTY: '1', COLUMNS: String(options.screen.columns) });
   const started = Date.now();
@@ -201,11 +216,23 @@ export function runHedge(line: HedgeArgs, options: RunOptions = {}): Promise<Run
       clearTimeout(timer);
       noteMisuse(stderr);
       ownDir?.remove();
-      resolve({ code, signal, stdout, stderr, durationMs: Date.now() - started });
+      const timed = ownClock && readOwnClock(ownClock);
+      resolve({ code, signal, stdout, stderr, durationMs: Date.now() - started, ...(timed && { ownClock: timed }) });
     });
     child.stdin.end(options.input ?? '');
     options.onSpawn?.(child);
   });
+}
+
+/** What the own-clock preload wrote (nothing when the process was killed before it could), its folder removed. */
+function readOwnClock(folder: { path: string; remove(): void }) {
+  try {
+    return JSON.parse(readFileSync(join(folder.path, 'clock.json'), 'utf8')) as RunResult['ownClock'];
+  } catch {
+    return undefined;
+  } finally {
+    folder.remove();
+  }
 }
 
 function runInProcess(args: string[], env: Record<string, string>, options: RunOptions, started: number) {
