@@ -36,44 +36,55 @@ const SIDES = [
   },
 ];
 
-/** The keeper's cycles over SIDES, read on a server clock `serverAheadMs` ahead of ours. */
-function harness(dryRun = false, serverAheadMs = 0) {
-  const rules = { dryRun, converge: false, intervalMs: 60_000, toleranceUsd: 0 };
+/** The keeper's cycles over SIDES, read on a server clock `serverAheadMs` ahead of ours; the buy row rolled `rollBeforeMs`
+ * before its maturity (default: an hour, so due at once). */
+function harness(
+  dryRun = false,
+  serverAheadMs = 0,
+  { intervalMs = 60_000, rollBeforeMs = undefined as number | undefined } = {},
+) {
+  const rules = { dryRun, converge: false, intervalMs, toleranceUsd: 0 };
+  let woken = 0;
   const clock = fakeClock();
   const errors: Array<Record<string, unknown>> = [];
   const acted: Array<{ row: string; kind: string }> = [];
   const behaviour = new Map<string, () => Promise<void>>();
-  const scheduler = keeperCycles(rules, clock, {
-    memory: keeperMemory({
-      event: () => undefined,
-      noteError: (error, fields) => errors.push({ message: (error as Error).message, ...fields }),
-    }),
-    observe: async () => {
-      const nowMs = clock.now();
-      const serverMs = nowMs + serverAheadMs;
-      return {
-        sides: SIDES,
-        time: { localMs: nowMs, earliestMs: serverMs, latestMs: serverMs, bestMs: serverMs, assumed: false },
-        clock: { from: ['date'] },
-      };
+  const scheduler = keeperCycles(
+    rules,
+    clock,
+    {
+      memory: keeperMemory({
+        event: () => undefined,
+        noteError: (error, fields) => errors.push({ message: (error as Error).message, ...fields }),
+      }),
+      observe: async () => {
+        const nowMs = clock.now();
+        const serverMs = nowMs + serverAheadMs;
+        return {
+          sides: SIDES,
+          time: { localMs: nowMs, earliestMs: serverMs, latestMs: serverMs, bestMs: serverMs, assumed: false },
+          clock: { from: ['date'] },
+        };
+      },
+      async carry(step) {
+        acted.push({ row: step.key, kind: step.kind });
+        await (behaviour.get(step.key) ?? (async () => {}))();
+      },
     },
-    async carry(step) {
-      acted.push({ row: step.key, kind: step.kind });
-      await (behaviour.get(step.key) ?? (async () => {}))();
-    },
-  });
+    () => (woken += 1),
+  );
   // Each cycle waits for its steps at most until the next cycle is due.
   const cycle = () =>
     scheduler.cycle(
       [
         { market: 'USDTNGN', side: 'sell', notionalUsd: 2000, tenorDays: 1 },
-        { market: 'USDTNGN', side: 'buy', notionalUsd: 1000, tenorDays: 3 },
+        { market: 'USDTNGN', side: 'buy', notionalUsd: 1000, tenorDays: 3, rollBeforeMs },
       ],
       new Map(),
       () => false,
-      clock.now() + rules.intervalMs,
+      clock.now(),
     );
-  return { clock, errors, acted, behaviour, scheduler, cycle };
+  return { clock, errors, acted, behaviour, scheduler, cycle, woken: () => woken };
 }
 
 /** A step the server refuses. */
@@ -110,6 +121,27 @@ it("keeperCycles: a failed step backs off on the injected clock, for its row onl
   expect(steps('USDTNGN sell')).toBe(2);
 });
 
+it("keeperCycles: the next cycle comes when a row's roll falls due if that is sooner than the interval (on our clock, the server's 45 s ahead), or as soon as cycles may once a step ended; a step ending while the loop sleeps wakes it", async () => {
+  // An hour's interval; the buy hedge matures 30 min on, rolled 20 min before: due 10 min on by the server's clock.
+  const setting = { intervalMs: 3_600_000, rollBeforeMs: 20 * 60_000 };
+  const late = harness(false, 45_000, setting);
+  let finish!: () => void;
+  late.behaviour.set('USDTNGN sell', () => new Promise<void>((resolve) => (finish = resolve)));
+  const first = await late.cycle();
+  expect([first.rows[1].next_action_at, first.nextCycleAt - START]).toEqual([
+    new Date(START + 10 * 60_000).toISOString(),
+    10 * 60_000 - 45_000,
+  ]);
+  // The sell side's re-open still in flight after the cycle: its end wakes the loop.
+  expect([late.scheduler.busySides(), late.woken()]).toEqual([new Set(['USDTNGN sell']), 0]);
+  finish();
+  await late.scheduler.settle();
+  expect(late.woken()).toBe(1);
+  // A step that ends within its cycle: its side is read again 2 s after the cycle began, the spacing cycles keep.
+  const quick = harness(false, 0, setting);
+  expect((await quick.cycle()).nextCycleAt - START).toBe(2_000);
+});
+
 it('keeperCycles: a dry run waits for its (read-only) steps, so the cycle reports them', async () => {
   const { acted, behaviour, cycle } = harness(true);
   let finished = 0;
@@ -122,8 +154,16 @@ it('keeperCycles: a dry run waits for its (read-only) steps, so the cycle report
   expect(acted.map((step) => step.kind)).toEqual(['reopen', 'roll']);
 });
 
-/** runCycles on the fake clock until cycle `stopAt` (each cycle's own work taking `workMs`; with `wakeEarly` a SIGHUP cuts the first sleep short after 500 ms): when each cycle started, and each sleep asked for. */
-async function looped({ once = false, stopAt = 0, workMs = 0, wakeEarly = false }) {
+/** runCycles on the fake clock until cycle `stopAt` (each cycle's own work taking `workMs`, and naming its next `nextIn`
+ * after its start; with `wakeEarly` a SIGHUP cuts the first sleep short after 500 ms): when each cycle started, and each
+ * sleep asked for. */
+async function looped({
+  once = false,
+  stopAt = 0,
+  workMs = 0,
+  wakeEarly = false,
+  nextIn = undefined as number | undefined,
+}) {
   const clock = fakeClock();
   let stopping = false;
   const starts: number[] = [];
@@ -146,6 +186,7 @@ async function looped({ once = false, stopAt = 0, workMs = 0, wakeEarly = false 
       starts.push(startedAt - START);
       clock.advance(workMs);
       if (number === stopAt) stopping = true;
+      return nextIn === undefined ? undefined : startedAt + nextIn;
     },
   );
   return { starts, sleeps };
@@ -163,6 +204,12 @@ it.each([
     { stopAt: 2, wakeEarly: true },
     [0, 2_000],
     [60_000, 1_500],
+  ],
+  [
+    'a cycle that names its next (a roll due, a step ended) sleeps until then, not the interval',
+    { stopAt: 3, workMs: 1_000, nextIn: 10_000 },
+    [0, 10_000, 20_000],
+    [9_000, 9_000],
   ],
   ['--once runs one cycle and never sleeps', { once: true }, [0], []],
 ])('runCycles: %s', async (_name, options, starts, sleeps) => {

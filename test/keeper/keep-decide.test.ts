@@ -74,9 +74,10 @@ it('decideRow: a roll due on a hedge that may mature before its close lands (one
   const dueIn5s = position(5_000);
   const decide = (seen: ReturnType<typeof side>, landingMs: number, notionalUsd = 2000) =>
     decideRow({ ...row, notionalUsd }, seen.book, NOW, { toleranceUsd: 0, landsByMs: NOW + landingMs }, seen.keeper);
+  // Said once with why (a skip event), never a hold that reads as a roll still to come.
   expect(decide(dueIn5s, 15_000)).toEqual({
-    kind: 'hold',
-    reason: `covered; matures 2026-03-02 09:00 UTC, before a roll could land: left to settle`,
+    kind: 'skip',
+    reason: `covered; matures 2026-03-02 09:00 UTC, before a roll's close could land (within --request-timeout): left to settle, and re-opened once it has`,
   });
   expect(decide(dueIn5s, 1_000).kind).toBe('roll');
   expect(decide(dueIn5s, 15_000, 1500)).toMatchObject({ kind: 'drift', alsoRollDue: false });

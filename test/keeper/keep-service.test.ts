@@ -232,7 +232,7 @@ describeKeepers('hedge keep as a service', () => {
   );
 
   keeperCase(
-    'a dry run says what a cycle would do (the due roll of a drifted side too), refuses what a real run would (an unlisted market, a notional over the cap), marks every event dry_run and sends nothing; a roll_before as long as the tenor is exit 2 naming the line',
+    'a dry run says what a cycle would do (the due roll of a drifted side too), refuses what a real run would (an unlisted market, a notional over the cap), marks every event dry_run and sends nothing; a roll_before as long as the tenor, or too short for a roll to land within --request-timeout, is exit 2 naming the line',
     {},
     async (simulator) => {
       /** `keep --dry-run` of the one target row, which must exit `exit`: its events. */
@@ -287,6 +287,18 @@ describeKeepers('hedge keep as a service', () => {
         2,
         'long.csv:2: roll_before must be shorter than the tenor',
       );
+      // One no roll could land within (--request-timeout, 15 s by default, after a cycle's reads): refused before any
+      // request, never announced as a roll then left to settle; a shorter --request-timeout makes room for it.
+      const sent = simulator.requests().length;
+      const short = writeTarget(simulator, ['USDTNGN,buy,1000,1,,15s'], 'short.csv');
+      for (const dry of [[], ['--dry-run']])
+        expect(exits(await simulator.hedge(['keep', short, '--once', ...dry]), 2).stderr).toBe(
+          `hedge: ${short}:2: roll_before 15 s leaves no time to roll: a roll's close must land before the maturity, and may take --request-timeout (15 s) after the cycle's reads (2 s); allowed: more than 17 s (or a shorter --request-timeout).\n`,
+        );
+      expect(simulator.requests()).toHaveLength(sent);
+      const room = await simulator.hedge(['keep', short, '--once', '--request-timeout', '5']);
+      expect(room.code).toBe(0);
+      expect(simulator.actions('/hedges').map((entry) => (entry.body as { side: string }).side)).toEqual(['buy']);
     },
   );
 });

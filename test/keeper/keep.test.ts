@@ -79,6 +79,43 @@ describeKeepers('hedge keep', 3, () => {
   );
 
   keeperCase(
+    'a short day (24 s) with 15% of the requests answered 429, an interval of 60 s: the keeper wakes when each roll falls due (roll_before 16 s, --request-timeout 5) and after each step, rolls every hedge before its maturity, and the server acts open, close, open…: no hedge settles, the side is never uncovered between them',
+    // The keeper is a process of its own on the server's real-time clock: a tenor day long enough that a roll (due 16 s
+    // before the maturity, its close sent while 5 s remain, after reads each 429 puts a second later) holds on a loaded
+    // machine; at an interval's pace, none would come before a maturity.
+    { dayMs: 24_000 },
+    async (simulator, rig) => {
+      simulator.sandbox.setFaults({ fault429: 0.15 });
+      const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,16s']);
+      const sells = () => simulator.hedges().filter((hedge) => hedge.side === 'sell');
+      // Held to its maturity: settled there, or still filled past it.
+      const matured = () =>
+        sells()
+          .filter((hedge) => hedge.maturityAtMs <= (hedge.closedAtMs ?? simulator.sandbox.clock.now()))
+          .map((hedge) => hedge.id);
+      const keeper = rig.keep(simulator, file, ['--interval', '60', '--request-timeout', '5']);
+      await until(() => keeper.events.filter(eventIs('roll')).length >= 2 || matured().length > 0, 'two rolls', {
+        process: keeper.done,
+      });
+      await oneFilled(simulator, 'sell', 'the second roll filled');
+      await stopKeeper(keeper);
+      expect(matured()).toEqual([]);
+      // What the server carried out, in order: each close a roll's, each open after it; never two opens in a row.
+      expect(simulator.actions(/^\/hedges(\/close)?$/).map((entry) => entry.path)).toEqual([
+        '/hedges',
+        '/hedges/close',
+        '/hedges',
+        '/hedges/close',
+        '/hedges',
+      ]);
+      expect(simulator.requests().filter((entry) => entry.status === 429).length).toBeGreaterThan(0);
+      // Within a minute's interval, the cycles came at each roll's time and after each step.
+      expect(keeper.events.filter(eventIs('cycle')).length).toBeGreaterThanOrEqual(4);
+      expect(JSON.stringify(keeper.events)).not.toContain('left to settle');
+    },
+  );
+
+  keeperCase(
     'on a server with its own name for the add/reduce amount (beta), --once --converge brings a side back: its add refused once for the name, then sent under it and landed',
     { stepped: true, dialect: 'beta', fillDelayMs: 20 },
     async (simulator) => {

@@ -10,7 +10,9 @@ import {
   type KeepEvent,
   type KeepReporter,
   type KeepRow,
+  type KeepRowStatus,
 } from '../../core/keep-rules.js';
+import type { ServerTime } from '../../core/server-clock.js';
 import { StateError, UsageError } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { WritePorts } from '../write/ports.js';
@@ -37,7 +39,7 @@ import { newGroup, resumeRollOutcome, runRoll } from '../trade/roll.js';
 import { days, sendTrade, stepRecord } from '../trade/trade-actions.js';
 import { runPlan } from '../trade/plan-steps.js';
 import { SideViews } from '../book/side-book.js';
-import { whenLanded } from '../book/book.js';
+import { latestOf, whenLanded } from '../book/book.js';
 import {
   decide,
   forgetDrift,
@@ -64,6 +66,8 @@ import {
   type WriteDone,
 } from './keeper-decide.js';
 import { plural } from '../../core/number-format.js';
+import { formatSpan } from '../../core/duration.js';
+import { DEFAULT_REQUEST_TIMEOUT_S } from '../../platform/api/client.js';
 
 /** The spec advises polling no faster than every one to two seconds: a cycle is at least this apart. */
 export const MIN_INTERVAL_MS = 2_000;
@@ -136,7 +140,8 @@ export async function runKeep(
         message: `${signal}: stopping after the steps in flight (a second ${signal} interrupts them)`,
       });
     const io = keeperIo(stepContext, { ...options, identity }, { event, ...errors });
-    const cycles = keeperCycles(options, clock, io);
+    // A step that ends while the loop sleeps wakes it: its side is read again at the next cycle allowed.
+    const cycles = keeperCycles(options, clock, io, () => signals.wake());
     const once = options.once || dryRun;
 
     try {
@@ -162,9 +167,10 @@ export async function runKeep(
       await runCycles(parts, signals, async (number, startedAt) => {
         // The exposures are read again every cycle, so a SIGHUP needs nothing more there.
         if (moving || signals.reload) rows = await nextTarget(rows, parts, reread);
-        await reportedCycle(parts, rows, number, startedAt);
+        const nextAt = await reportedCycle(parts, rows, number, startedAt);
         // Alerts (once on, once recovered), heartbeat and metrics, after every cycle, finished or failed.
         await service?.endCycle(stepContext());
+        return nextAt;
       });
       // The steps still in flight finish before the keeper stops (a second signal interrupts their waits).
       await cycles.settle();
@@ -234,22 +240,22 @@ async function nextTarget(rows: KeepRow[], parts: CycleParts, reread: () => Prom
 }
 
 /** One cycle, reported (the live screen or NDJSON, and the `cycle` event): this keeper's unfinished rows finished first,
- * and in a one-cycle run its steps too. The journal or team store unreachable: said (an error event, so --alert-cmd
- * runs) and tried again next cycle; every step takes its locks afresh, so nothing acts without them. */
+ * and in a one-cycle run its steps too; returns when the next one starts (none: an interval on). The journal or team
+ * store unreachable: said (an error event, so --alert-cmd runs) and tried again next cycle; every step takes its locks
+ * afresh, so nothing acts without them. */
 async function reportedCycle(parts: CycleParts, rows: readonly KeepRow[], number: number, startedAt: number) {
   const { dryRun, once, signals, cycles, io, clock } = parts;
   try {
     await parts.keeperLock.again();
     const unresolved = dryRun ? new Map<string, string>() : await io.finishUnfinished(cycles.busySides(), rows);
-    const { rows: statuses, serverTime } = await cycles.cycle(
-      rows,
-      unresolved,
-      () => signals.stopping,
-      startedAt + parts.intervalMs,
-    );
+    const {
+      rows: statuses,
+      serverTime,
+      nextCycleAt,
+    } = await cycles.cycle(rows, unresolved, () => signals.stopping, startedAt);
     // --once: the cycle's steps finish before it is reported (a cron run's one look at the book).
     if (once) await cycles.settle();
-    const nextAt = once || signals.stopping ? undefined : utcIso(startedAt + parts.intervalMs);
+    const nextAt = once || signals.stopping ? undefined : utcIso(nextCycleAt);
     parts.reporter.status({
       file: parts.file,
       rows: statuses,
@@ -259,6 +265,7 @@ async function reportedCycle(parts: CycleParts, rows: readonly KeepRow[], number
       dry_run: dryRun,
     });
     parts.event({ event: 'cycle', cycle: number, server_time: serverTime, rows: statuses, next_cycle_at: nextAt });
+    return nextCycleAt;
   } catch (error) {
     if (!(error instanceof StateError) || once) throw error;
     parts.noteError(error, {
@@ -288,6 +295,8 @@ function targetReader(ports: WritePorts, { file, once, dryRun }: KeepOptions) {
       'FILE: a keeper re-reads its target file (on SIGHUP), so it cannot be - (stdin); name the file, or use --once.',
     );
   const again = ['keep', '-', dryRun ? '--dry-run' : '--once'];
+  const landingMs = (ports.globals.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT_S) * 1000;
+  const shortestRollBeforeMs = landingMs + MIN_INTERVAL_MS;
   return async (): Promise<KeepRow[]> => {
     const { rows } = await readTargetFile(ports, file, again);
     const statedAtMs = statedAt(file);
@@ -295,10 +304,17 @@ function targetReader(ports: WritePorts, { file, once, dryRun }: KeepOptions) {
       const where = `${safeText(file)}:${row.line}`;
       if (row.notionalUsd > 0 && row.tenorDays === undefined)
         throw new UsageError(`${where}: tenor_days is required for a row the keeper holds open.`);
+      const rollBeforeMs = row.rollBeforeMs ?? DEFAULT_ROLL_BEFORE_MS;
       // A roll_before as long as the tenor would roll every new hedge at once, every cycle, paying each time.
-      if (row.tenorDays !== undefined && (row.rollBeforeMs ?? DEFAULT_ROLL_BEFORE_MS) >= row.tenorDays * DAY_MS)
+      if (row.tenorDays !== undefined && rollBeforeMs >= row.tenorDays * DAY_MS)
         throw new UsageError(
           `${where}: roll_before must be shorter than the tenor (${days(row.tenorDays)}); a hedge would be rolled as soon as it is opened.`,
+        );
+      // A roll's close is sent only while it lands before the maturity (within one request's bound), after the reads
+      // before it: a roll_before within that would be announced, then never rolled, the hedge left to settle.
+      if (row.notionalUsd > 0 && rollBeforeMs <= shortestRollBeforeMs)
+        throw new UsageError(
+          `${where}: roll_before ${formatSpan(rollBeforeMs)} leaves no time to roll: a roll's close must land before the maturity, and may take --request-timeout (${formatSpan(landingMs)}) after the cycle's reads (${formatSpan(MIN_INTERVAL_MS)}); allowed: more than ${formatSpan(shortestRollBeforeMs)} (or a shorter --request-timeout).`,
         );
       return { ...row, statedAtMs };
     });
@@ -316,17 +332,24 @@ function statedAt(file: string) {
 
 // ---- The loop, and the signals (on the injected clock: unit tests move it themselves).
 
-/** The keeper's loop: a cycle, then a sleep until the interval is up (woken early by a SIGHUP, but cycles stay at least MIN_INTERVAL_MS apart), until a stop. Timing only, on the injected clock. */
+/** When the next cycle starts: an interval after this one's start, or sooner when a row's next action falls due (`dueAtMs`:
+ * a roll, on this machine's clock), never within MIN_INTERVAL_MS of this one's start. */
+export const nextCycleAt = (startedAtMs: number, intervalMs: number, dueAtMs = Infinity) =>
+  Math.max(startedAtMs + MIN_INTERVAL_MS, Math.min(startedAtMs + intervalMs, dueAtMs));
+
+/** The keeper's loop: a cycle, then a sleep until the time it gives for the next (an interval after it when it gives none;
+ * woken early by a SIGHUP or a step's end, but cycles stay at least MIN_INTERVAL_MS apart), until a stop. Timing only, on
+ * the injected clock. */
 export async function runCycles(
   loop: { once: boolean; intervalMs: number; clock: KeeperClock },
   signals: Pick<ReturnType<typeof installSignals>, 'stopping' | 'sleep'>,
-  cycle: (number: number, startedAtMs: number) => Promise<void>,
+  cycle: (number: number, startedAtMs: number) => Promise<number | void>,
 ) {
   for (let number = 1; !signals.stopping; number += 1) {
     const startedAt = loop.clock.now();
-    await cycle(number, startedAt);
+    const next = await cycle(number, startedAt);
     if (loop.once) break;
-    let until = startedAt + loop.intervalMs;
+    let until = next ?? startedAt + loop.intervalMs;
     do {
       await signals.sleep(Math.max(0, until - loop.clock.now()));
       // Woken early (a SIGHUP): the next cycle comes as soon as the minimum spacing allows, not an interval later.
@@ -349,7 +372,9 @@ function installSignals(ports: Pick<CommandContext, 'signal' | 'interceptSignals
     stepSignal: ports.signal.aborted ? new AbortController().signal : AbortSignal.any([ports.signal]),
     /** Told when the first stop signal arrives (the keeper says it will stop after the current steps). */
     onStopRequested: undefined as ((signal: string) => void) | undefined,
-    /** Sleeps until `ms` passed, a stop, or a SIGHUP. */
+    /** Ends the sleep at once (a step ended: its side is read again). */
+    wake: () => wake?.abort(),
+    /** Sleeps until `ms` passed, a stop, a SIGHUP or a wake. */
     async sleep(ms: number) {
       if (handle.stopping) return;
       wake = new AbortController();
@@ -402,14 +427,17 @@ export function keeperMemory(say: Say) {
   };
 }
 
-/** The cycles: one step in flight per row, each row backing off on its own. `io` is what they do on the server (keeperIo's, or a test's), and the memory they take what they learn into. */
+/** The cycles: one step in flight per row, each row backing off on its own. `io` is what they do on the server (keeperIo's, or a test's), and the memory they take what they learn into; `wake`, told when a step ends. */
 export function keeperCycles(
   settings: KeeperSettings,
   clock: KeeperClock,
   io: Pick<ReturnType<typeof keeperIo>, 'memory' | 'observe' | 'carry'>,
+  wake: () => void = () => {},
 ) {
   const { memory } = io;
   const inFlight = new Map<string, { kind: KeeperStep['kind']; sinceMs: number; done: Promise<void> }>();
+  /** A step ended since the cycle began: what it did is read at the next cycle allowed. */
+  let anEnded = false;
   const start = (step: KeeperStep) => {
     const done = io.carry(step).then(
       () => ended(),
@@ -421,6 +449,8 @@ export function keeperCycles(
         step.status.state = memory.take(stepEnded(memory.state, step, clock.now(), settings, failure)).statusText;
       } finally {
         inFlight.delete(step.key);
+        anEnded = true;
+        wake();
       }
     }
     inFlight.set(step.key, { kind: step.kind, sinceMs: clock.now(), done });
@@ -442,27 +472,40 @@ export function keeperCycles(
 
     forgetDrift: () => memory.take(forgetDrift(memory.state)),
 
-    /** One cycle: every row's status (the live screen, the `cycle` event); its steps are awaited until `stepsDueBy` (always in a dry run), then left in flight. */
+    /** One cycle begun at `startedAt`: every row's status (the live screen, the `cycle` event) and when the next one starts
+     * (`nextCycleAt`: sooner than the interval for a row's next action, or when a step ended); its steps are awaited until
+     * then (always in a dry run), then left in flight. */
     async cycle(
       rows: readonly KeepRow[],
       unresolved: ReadonlyMap<string, string>,
       isStopping: () => boolean,
-      stepsDueBy: number,
+      startedAt: number,
     ) {
+      anEnded = false;
       const book = await io.observe(rows).catch((error: unknown) => ({ error }));
       // Whether a stop came is asked after the read: a stop that came during it starts nothing.
       const observation = { rows, book, unresolved, inFlight, stopping: isStopping() };
       const cycle = memory.take(decide(memory.state, observation, clock.now(), settings));
+      const due = 'error' in book ? undefined : soonestAction(cycle.rows, book.time);
+      const next = () => nextCycleAt(startedAt, settings.intervalMs, anEnded ? clock.now() : due);
       const started = cycle.actions.map(start);
       const timer = new AbortController();
       if (started.length)
         await Promise.race([
           Promise.all(started),
-          ...(settings.dryRun ? [] : [clock.sleep(Math.max(0, stepsDueBy - clock.now()), timer.signal)]),
+          ...(settings.dryRun ? [] : [clock.sleep(Math.max(0, next() - clock.now()), timer.signal)]),
         ]).finally(() => timer.abort());
-      return cycle;
+      return { ...cycle, nextCycleAt: next() };
     },
   };
+}
+
+/** The soonest next action of the rows (a roll, a back-off's end), on this machine's clock: a roll is due once the latest
+ * the server's clock may read reaches its time. */
+function soonestAction(rows: readonly KeepRowStatus[], time: ServerTime) {
+  const ahead = latestOf(time) - time.localMs;
+  const due = rows.flatMap((row) => (row.next_action_at ? [Date.parse(row.next_action_at) - ahead] : []));
+  return due.length ? Math.min(...due) : undefined;
 }
 
 const SEND_AND_WAIT = { wait: true };

@@ -525,8 +525,12 @@ export function decideRow(
       reason: `the exposure ends (until ${iso(untilMs!)}) by this hedge's maturity (${iso(maturity)}): left to mature, not renewed`,
     };
   if (untilBlocks) return { kind: 'hold', reason: `covered until its maturity; not renewed (until ${iso(untilMs!)})` };
+  // Said once (a skip event) and shown, with why: a roll was due and could not be sent in time.
   if (late && targetUsd > 0)
-    return { kind: 'hold', reason: `covered; matures ${iso(maturity)}, before a roll could land: left to settle` };
+    return {
+      kind: 'skip',
+      reason: `covered; matures ${iso(maturity)}, before a roll's close could land (within --request-timeout): left to settle, and re-opened once it has`,
+    };
   if (!rollDue) return { kind: 'hold', reason: 'covered', nextAction: 'roll', nextActionAtMs: maturity - rollBeforeMs };
   return { kind: 'roll', notionalUsd: current, reason: `roll due (matures ${iso(maturity)})` };
 }

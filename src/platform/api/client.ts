@@ -460,6 +460,9 @@ export function hedgeClient(transport: Transport, options: ClientOptions) {
 
 export type HedgeClient = ReturnType<typeof hedgeClient>;
 
+/** How long one request may take unless --request-timeout says otherwise, in seconds. */
+export const DEFAULT_REQUEST_TIMEOUT_S = 15;
+
 /** A client over a transport of its own, on connections owned (and closed) by whoever built them: the runtime context. */
 export function createClient({
   credentials,
@@ -486,7 +489,7 @@ export function createClient({
       // Exactly as Node reads it.
       tlsChecksOff: env.NODE_TLS_REJECT_UNAUTHORIZED === '0',
       connectTimeoutMs: 5_000,
-      requestTimeoutMs: (requestTimeoutSeconds ?? 15) * 1000,
+      requestTimeoutMs: (requestTimeoutSeconds ?? DEFAULT_REQUEST_TIMEOUT_S) * 1000,
       // '' rather than undefined: the transport would otherwise read process.env behind the context's back.
       proxy: {
         httpsProxy: env.HTTPS_PROXY ?? env.https_proxy ?? '',
