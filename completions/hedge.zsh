@@ -146,7 +146,7 @@ _hedge_option_values() {
     -X) REPLY='GET POST PUT PATCH DELETE' ;;
     --method) REPLY='GET POST PUT PATCH DELETE' ;;
     --input) return 1 ;;
-    --dialect) REPLY='reference alpha beta gamma delta' ;;
+    --dialect) REPLY='reference alpha beta gamma delta epsilon' ;;
     *) REPLY='' ;;
   esac
 }

@@ -75,14 +75,15 @@ export function parseTargetFile(text: string, options: RowFileOptions) {
             )
           : undefined,
       );
-      // How long before maturity `hedge keep` rolls.
+      // How long before maturity `hedge keep` rolls; 0: never (the hedge settles, then the side is re-opened).
       const rollBeforeMs = field('roll_before', (raw) => {
         if (!raw?.trim()) return;
+        if (/^0+(\.0+)?[smhdw]?$/.test(raw.trim())) return 0;
         try {
           return parseDuration(raw, 'roll_before', 'smhdw').ms;
         } catch {
           throw new Error(
-            'roll_before: the value is not allowed; expected a duration such as 30m, 2h or 1d (s, m, h, d, w), more than 0.',
+            'roll_before: the value is not allowed; expected a duration such as 30m, 2h or 1d (s, m, h, d, w), or 0 (never rolled: settled at maturity, then re-opened).',
           );
         }
       });

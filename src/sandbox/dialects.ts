@@ -13,7 +13,8 @@ const FRONTIER = [{ ...NGN, status: 'disabled' as const }, KES, GHS];
  * - pageSizeParameter: the query parameter of GET /hedges and /hedges/history that sets the page size;
  *   defaultPageSize: the page size when the request does not set one.
  * - paging: 'none': one page, the newest; 'cursor': `meta.next_cursor` names the next page (null on the last), sent
- *   back as the `cursor` query parameter; `meta.page_size` says the page size used.
+ *   back as the `cursor` query parameter; `meta.page_size` says the page size used; 'numbers': a zero-based `page`
+ *   of `size` rows, `meta {page, size, total_pages, total_elements}` (as Spring Data pages its lists).
  * - unknownListQuery: what a list endpoint does with a query parameter it does not know.
  * - changeNotionalField: the body field of POST /hedges/add and /hedges/reduce that carries the change;
  *   otherNotionalField: what add and reduce do with another dialect's notional field in the body.
@@ -24,33 +25,33 @@ const FRONTIER = [{ ...NGN, status: 'disabled' as const }, KES, GHS];
  * - markets: the markets listed, in order, with their status.
  * - historyPages: GET /hedges/history past its first page, while older records remain: 'cursor': `meta.next_cursor`
  *   sent back as `cursor`; 'time': `meta.next_before` (the oldest close time served) sent back as `before`, at most
- *   TIME_PAGE records a page; null: one page is all there is.
+ *   TIME_PAGE records a page; null: as its other lists (one page, or their `paging`).
  * - references: 'upper-case': `client_reference` kept trimmed and in upper case, and its filter ignores case.
  */
 // prettier-ignore
 const RULES = {
-  //                      reference        alpha          beta           gamma                  delta
-  pricesShape:           ['list',         'keyed',       'symbol-rate', 'pair-bid-ask',        'list'],
-  pageSizeParameter:     ['limit',        'page_size',   'per_page',    'page_size',           'limit'],
-  defaultPageSize:       [50,             50,            50,            20,                    50],
-  paging:                ['none',         'none',        'none',        'cursor',              'none'],
-  unknownListQuery:      ['ignored',      'ignored',     'refused',     'ignored',             'ignored'],
-  changeNotionalField:   ['notional_usd', 'amount_usd',  'delta_usd',   'notional_change_usd', 'notional_usd'],
-  otherNotionalField:    ['ignored',      'refused',     'refused',     'refused',             'ignored'],
-  statusAfterEarlyClose: ['closed',       'filled',      'closed',      'closed',              'closed'],
-  hedgesPerSide:         ['one',          'several',     'one',         'one',                 'one'],
-  closingStatus:         [null,           null,          null,          'settling',            null],
-  amountsAsText:         [false,          false,         false,         true,                  false],
-  markets:               [NGN_ONLY,       NGN_ONLY,      NGN_ONLY,      FRONTIER,              NGN_ONLY],
-  historyPages:          ['cursor',       null,          null,          null,                  'time'],
-  references:            ['as-sent',      'as-sent',     'as-sent',     'as-sent',             'upper-case'],
+  //                      reference        alpha          beta           gamma                  delta           epsilon
+  pricesShape:           ['list',         'keyed',       'symbol-rate', 'pair-bid-ask',        'list',         'list'],
+  pageSizeParameter:     ['limit',        'page_size',   'per_page',    'page_size',           'limit',        'size'],
+  defaultPageSize:       [50,             50,            50,            20,                    50,             20],
+  paging:                ['none',         'none',        'none',        'cursor',              'none',         'numbers'],
+  unknownListQuery:      ['ignored',      'ignored',     'refused',     'ignored',             'ignored',      'ignored'],
+  changeNotionalField:   ['notional_usd', 'amount_usd',  'delta_usd',   'notional_change_usd', 'notional_usd', 'notional_usd'],
+  otherNotionalField:    ['ignored',      'refused',     'refused',     'refused',             'ignored',      'ignored'],
+  statusAfterEarlyClose: ['closed',       'filled',      'closed',      'closed',              'closed',       'closed'],
+  hedgesPerSide:         ['one',          'several',     'one',         'one',                 'one',          'one'],
+  closingStatus:         [null,           null,          null,          'settling',            null,           null],
+  amountsAsText:         [false,          false,         false,         true,                  false,          false],
+  markets:               [NGN_ONLY,       NGN_ONLY,      NGN_ONLY,      FRONTIER,              NGN_ONLY,       NGN_ONLY],
+  historyPages:          ['cursor',       null,          null,          null,                  'time',         null],
+  references:            ['as-sent',      'as-sent',     'as-sent',     'as-sent',             'upper-case',   'as-sent'],
 } as const;
 
 type DialectRules = { -readonly [K in keyof typeof RULES]: (typeof RULES)[K][number] };
 
 /**
  * A field a line: its reference name (the views produce it), then its names in alpha and beta (`-`: left out); a
- * name alone is the same in every dialect. Reference, gamma and delta use the reference names.
+ * name alone is the same in every dialect. The others use the reference names.
  */
 type FieldNames = Readonly<Record<string, string | null>>;
 

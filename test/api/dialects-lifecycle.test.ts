@@ -274,10 +274,10 @@ it('hedge sandbox serve --dialect: prints the wire settings the dialect needs; s
 });
 
 it('hedge sandbox serve --dialect: an unknown dialect is a usage error naming --dialect and the allowed values', async () => {
-  const result = await runHedge('sandbox serve --dialect epsilon');
+  const result = await runHedge('sandbox serve --dialect zeta');
   expect(result).toMatchObject({
     code: 2,
     stdout: '',
-    stderr: 'hedge: --dialect: "epsilon" is not allowed; expected reference, alpha, beta, gamma, delta.\n',
+    stderr: 'hedge: --dialect: "zeta" is not allowed; expected reference, alpha, beta, gamma, delta, epsilon.\n',
   });
 });

@@ -60,7 +60,7 @@ it('paging by detection: meta.next_cursor: sent back as `cursor` with the filter
   ]);
 });
 
-it('paging by detection: next links: in meta (absolute or relative) and in a Link header; page numbers, an offset, has_more and totals; an object with no list in it has no rows (the client names it unreadable)', () => {
+it('paging by detection: next links: in meta (absolute or relative) and in a Link header; page numbers (at the size served), an offset, has_more and totals (under their common names, or X-Total-Count); an object with no list in it has no rows (the client names it unreadable)', () => {
   expect([
     read([], { links: { next: '/partners/acme/v2/hedges?page=2&limit=100' } }).next?.query,
     read([], { next: 'https://api.example.com/partners/acme/v2/hedges?after=hdg_9' }).next?.query,
@@ -77,6 +77,19 @@ it('paging by detection: next links: in meta (absolute or relative) and in a Lin
   const page = read([{ id: 'a' }], { has_more: true });
   expect([page.more, page.next]).toEqual([true, undefined]);
   expect(read([{}], { total_count: 47 }).total).toBe(47);
+  // A total under any of its common names, or in the X-Total-Count header.
+  expect(
+    [{ total_elements: 36 }, { totalElements: 36 }, { page: { total_records: 36 } }, { total_entries: 36 }].map(
+      (meta) => read([{}], meta).total,
+    ),
+  ).toEqual([36, 36, 36, 36]);
+  expect(readPage({ data: [{}], meta: {}, headers: { 'x-total-count': '36' } }, {}, LIST_URL).total).toBe(36);
+  // Pages by number keep the size the page was served at, under the name it states: never a size that moves the rows.
+  expect(read([{}], { page: 0, size: 20, total_pages: 2, total_elements: 36 }).next).toEqual({
+    query: { status: 'filled', size: '20', page: '1' },
+    how: 'page numbers (page=1)',
+    sameSize: true,
+  });
   expect([findRows({ balance: 1 }).rows, findRows({ data: [1], other: [2] }).rows]).toEqual([undefined, [1]]);
 });
 

@@ -90,7 +90,8 @@ const views = (truth: Truth, more: Partial<SideViewsRead> = {}): SideViewsRead =
 
 /** How each dialect shows a hedge's record where it differs from the reference server (src/sandbox/DIALECTS.md): alpha
  * leaves an early-closed hedge `filled` (its history lists it ended); gamma shows it `settling` at notional 0 while the
- * close lands; delta keeps a client reference trimmed, in upper case. Beta differs in wire names alone. */
+ * close lands; delta keeps a client reference trimmed, in upper case. Beta differs in wire names alone, epsilon in
+ * how it pages. */
 const SHOWS: Record<SandboxDialect, (record: HedgeRecord) => HedgeRecord> = {
   reference: (record) => record,
   alpha: (record) => (record.status === 'closed' ? { ...record, status: 'filled' } : record),
@@ -100,6 +101,7 @@ const SHOWS: Record<SandboxDialect, (record: HedgeRecord) => HedgeRecord> = {
     record.clientReference === undefined
       ? record
       : { ...record, clientReference: record.clientReference.trim().toUpperCase() },
+  epsilon: (record) => record,
 };
 
 /** The views as `dialect` shows them. */

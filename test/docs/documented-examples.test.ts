@@ -11,8 +11,8 @@
 //   configuration: neither holds commands.
 // - Which server. A reader without a key runs the docs against the simulator, and so does this
 //   test: a line that reaches an account and has no `--demo` gets one, right after the launcher —
-//   unless its block started and sourced a `hedge sandbox serve`, which it then runs against as
-//   written. Lines about this machine rather than an account (LOCAL_COMMANDS: login, profile,
+//   unless it names a `--profile` (run against it), or its block started and sourced a `hedge
+//   sandbox serve`, which it then runs against as written. Lines about this machine rather than an account (LOCAL_COMMANDS: login, profile,
 //   journal, completion, …) run as written. Profiles `desk` (current) and `old-desk` are saved, as
 //   the docs' own scripted login does, against a simulator this file serves; `$HEDGE_KEY` and
 //   `$HEDGE_URL` are its key and address.
@@ -465,9 +465,16 @@ function env(state: BlockState, extra?: Env) {
 /** A run of the block's, read by the test rather than a person: no terminal. */
 const asScript = (state: BlockState) => ({ cwd: state.cwd, env: env(state, { HEDGE_FORCE_TTY: '0' }) });
 
-/** `--demo` where a line reaches an account and no sourced simulator stands in for the reader's server. */
+/** `--demo` where a line reaches an account and no sourced simulator stands in for the reader's server; a line naming
+ * a profile (saved in every block's config, against this file's simulator) runs against it: --demo beside it is refused. */
 function withServer(state: BlockState, args: string[]) {
-  if (args.includes('--demo') || state.served || state.savedProfiles || LOCAL_COMMANDS.has(commandOf(args)))
+  if (
+    args.includes('--demo') ||
+    args.includes('--profile') ||
+    state.served ||
+    state.savedProfiles ||
+    LOCAL_COMMANDS.has(commandOf(args))
+  )
     return args;
   return ['--demo', ...args];
 }

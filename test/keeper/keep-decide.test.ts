@@ -107,9 +107,9 @@ it('decideRow: drift within the tolerance is no drift; drift past `until` is not
   ]);
 });
 
-it('target file: keep columns: reads until (a date or a zoned timestamp) and roll_before', () => {
+it('target file: keep columns: reads until (a date or a zoned timestamp) and roll_before (0: never rolled)', () => {
   const parsed = parseTargetFile(
-    'market,side,notional_usd,tenor_days,until,roll_before\nUSDTNGN,sell,2000,1,2026-12-31,2h\nUSDTNGN,buy,500,3,2026-12-31T17:00:00+01:00,\n',
+    'market,side,notional_usd,tenor_days,until,roll_before\nUSDTNGN,sell,2000,1,2026-12-31,2h\nUSDTNGN,buy,500,3,2026-12-31T17:00:00+01:00,\nEURUSDT,buy,700,1,,0\n',
     { sourceName: 't.csv' },
   );
   const sell = { market: 'USDTNGN', side: 'sell', notionalUsd: 2000, tenorDays: 1 };
@@ -117,8 +117,18 @@ it('target file: keep columns: reads until (a date or a zoned timestamp) and rol
     rows: [
       { ...sell, untilMs: Date.parse('2026-12-31T00:00:00Z'), rollBeforeMs: 2 * HOUR, line: 2 },
       { ...sell, side: 'buy', notionalUsd: 500, tenorDays: 3, untilMs: Date.parse('2026-12-31T16:00:00Z'), line: 3 },
+      { ...sell, market: 'EURUSDT', side: 'buy', notionalUsd: 700, rollBeforeMs: 0, line: 4 },
     ],
   });
+});
+
+it('decideRow: roll_before 0 never rolls: the covered side is shown settling at its maturity, with no roll announced; once it has settled, re-opened', () => {
+  const settles = { kind: 'hold', reason: 'covered; settles at its maturity (roll_before 0), then re-opened' };
+  expect([decideOn({ rollBeforeMs: 0 }, dueInHalfAnHour), decideOn({ rollBeforeMs: 0 }, position(1_000))]).toEqual([
+    settles,
+    settles,
+  ]);
+  expect(decideOn({ rollBeforeMs: 0 }, flat).kind).toBe('reopen');
 });
 
 it('target file: keep columns: refuses an until without a zone and a roll_before that is not a duration, naming the line', () => {

@@ -293,7 +293,7 @@ describeKeepers('hedge keep as a service', () => {
       const short = writeTarget(simulator, ['USDTNGN,buy,1000,1,,15s'], 'short.csv');
       for (const dry of [[], ['--dry-run']])
         expect(exits(await simulator.hedge(['keep', short, '--once', ...dry]), 2).stderr).toBe(
-          `hedge: ${short}:2: roll_before 15 s leaves no time to roll: a roll's close must land before the maturity, and may take --request-timeout (15 s) after the cycle's reads (2 s); allowed: more than 17 s (or a shorter --request-timeout).\n`,
+          `hedge: ${short}:2: roll_before 15 s leaves no time to roll: a roll's close must land before the maturity, and may take --request-timeout (15 s) after the cycle's reads (2 s); allowed: more than 17 s (or a shorter --request-timeout), or 0 to let each hedge settle.\n`,
         );
       expect(simulator.requests()).toHaveLength(sent);
       const room = await simulator.hedge(['keep', short, '--once', '--request-timeout', '5']);

@@ -63,6 +63,8 @@ const EXPECTED = {
     market: 'USDTKES',
     amountsAsText: true,
   },
+  // epsilon names every field as the reference does; it pages its lists by number (below).
+  epsilon: { ...reference, pageSize: 'size' },
 };
 /** The meta of a history page that has a next one. */
 const HISTORY_META = {
@@ -71,6 +73,7 @@ const HISTORY_META = {
   beta: '',
   gamma: 'page_size next_cursor',
   delta: 'next_before',
+  epsilon: 'page size total_pages total_elements',
 };
 
 /** A change of the buy side. */
@@ -170,6 +173,7 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
       alpha: { USDTNGN: { mid: price, ts: timestamp } },
       beta: [{ symbol: 'USDTNGN', rate: price }],
       delta: list,
+      epsilon: list,
       gamma: {
         rates: [{ pair: 'USDTNGN', bid: (price - half).toFixed(3), ask: (price + half).toFixed(3), as_of: timestamp }],
       },
@@ -199,7 +203,7 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
 
     const page = await api(sandbox, 'GET', `/hedges?${expected.pageSize}=2`);
     expect(idsOf(page.body.data)).toEqual([ids[2], ids[1]]);
-    // Of two records, one a page: only the reference, gamma and delta say how to ask for the next.
+    // Of two records, one a page: only the reference, gamma, delta and epsilon say how to ask for the next.
     const history = (await api(sandbox, 'GET', `/hedges/history?${expected.pageSize}=1`)).body;
     expect(history.data.map((record: any) => record[expected.historyHedgeId])).toEqual([ids[1]]);
     expect(keysOf(history.meta)).toBe(HISTORY_META[dialect]);
@@ -213,7 +217,12 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     } else {
       expect(withForeign.body.data).toHaveLength(3);
     }
-    expect(page.body.meta).toEqual(dialect === 'gamma' ? { page_size: 2, next_cursor: expect.any(String) } : {});
+    expect(page.body.meta).toEqual(
+      {
+        gamma: { page_size: 2, next_cursor: expect.any(String) },
+        epsilon: { page: 0, size: 2, total_pages: 2, total_elements: 3 },
+      }[dialect as string] ?? {},
+    );
 
     // The sell side is free again.
     await post(sandbox, '/hedges', open('sell', 1_000), 'same');
@@ -341,6 +350,24 @@ it('sandbox dialect delta: references in upper case, history pages by time: keep
   await refusesGet(sandbox, '/hedges/history?before=yesterday', 'before');
 });
 
+it('sandbox dialect epsilon: lists paged by zero-based number: `page` of `size` rows (20 by default, `limit` ignored), meta {page, size, total_pages, total_elements}; a page past the last is empty; a page that is not a whole number refused', async () => {
+  const sandbox = await startDialect('epsilon');
+  sandbox.seedHedges({ apiKey: sandbox.apiKey, count: 45 });
+  const body = async (path: string) => (await api(sandbox, 'GET', path)).body;
+  const first = await body('/hedges/history?limit=50');
+  expect([first.data.length, first.meta]).toEqual([20, { page: 0, size: 20, total_pages: 3, total_elements: 45 }]);
+  const pages = await Promise.all([0, 1, 2, 3].map((page) => body(`/hedges/history?page=${page}&size=20`)));
+  expect(pages.map((page) => page.data.length)).toEqual([20, 20, 5, 0]);
+  const ids = pages.flatMap((page) => page.data.map((record: any) => record.hedge_id));
+  expect(new Set(ids).size).toBe(45);
+  // A size that changes between pages starts its rows elsewhere: page 1 of 31 is rows 31 to 44.
+  const resized = await body('/hedges/history?page=1&size=31');
+  expect([resized.data[0].hedge_id, resized.data.length]).toEqual([ids[31], 14]);
+  expect((await body('/hedges?page=2&size=2')).meta).toEqual({ page: 2, size: 2, total_pages: 23, total_elements: 45 });
+  await refusesGet(sandbox, '/hedges?page=-1', 'page');
+  await refusesGet(sandbox, '/hedges/history?page=first', 'page');
+});
+
 it("sandbox options beside the dialects: closedSettlingMs shows an early-closed hedge `settling` at notional 0 for that long (the side already gone from the positions list, its history record there), then `closed`; unmarkedHistoryPages gives delta's history 40 a page whatever size is asked, with no next page named", async () => {
   const sandbox = await start({ closedSettlingMs: 3_000, fillDelayMs: FILL_DELAY_MS, realNow: () => T0 });
   const { id } = await postData(sandbox, '/hedges', openBody('sell', 20_000));
@@ -380,7 +407,7 @@ it('sandbox dialects: choosing and remembering one: a state file remembers its d
   await expect(startSimulator({ preset: 'plain', stateFile, apiKeys, dialect: 'alpha' })).rejects.toThrow(
     /beta dialect, not alpha/,
   );
-  await expect(startSimulator({ preset: 'plain', dialect: 'epsilon' as SandboxDialect })).rejects.toThrow(
-    /unknown sandbox dialect "epsilon".*reference, alpha, beta, gamma, delta/,
+  await expect(startSimulator({ preset: 'plain', dialect: 'zeta' as SandboxDialect })).rejects.toThrow(
+    /unknown sandbox dialect "zeta".*reference, alpha, beta, gamma, delta, epsilon/,
   );
 });

@@ -49,6 +49,7 @@ const PAGE_SIZE_CHECK = {
   beta: 'the server refused `limit`; it takes `per_page` (learned)',
   gamma: '`page_size`: the answer states it and honoured it (`limit` is ignored) — learned',
   delta: '`limit` honoured (1 asked, 1 came)',
+  epsilon: '`size`: the answer states it and honoured it (`limit` is ignored) — learned',
 };
 
 describe.concurrent(

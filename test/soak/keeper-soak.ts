@@ -26,11 +26,9 @@
 //     sent when its close may land after the maturity (within a request's bound: --request-timeout,
 //     REQUEST_TIMEOUT_S here, as the default 15 s would outlast roll_before): the hedge then settles
 //     and is re-opened, as on the settle row;
-//   - the settle row: roll_before 0.001s, one millisecond — far shorter than a cycle, so the keeper
-//     practically never reads the side inside its roll window: its hedges mature, stay `filled` for
-//     the settlement delay (the side is "settling": held), settle, and the keeper re-opens the side
-//     once every view shows it flat. If a cycle ever lands in that millisecond, it rolls: the checks
-//     below still hold for it.
+//   - the settle row: roll_before 0, never rolled: its hedges mature, stay `filled` for the
+//     settlement delay (the side is "settling": held), settle, and the keeper re-opens the side
+//     once every view shows it flat.
 // No row has an until: a row's near-until tenor is counted in real days (domain/keep.ts tenorFor),
 // which on a short day would shorten nothing — it is left to the keep tests on a normal day.
 //
@@ -168,7 +166,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
       [
         'market,side,notional_usd,tenor_days,client_reference,until,roll_before',
         `${MARKET},${ROWS.roll.side},${ROWS.roll.notionalUsd},1,${ROWS.roll.reference},,${options.rollBefore}`,
-        `${MARKET},${ROWS.settle.side},${ROWS.settle.notionalUsd},1,${ROWS.settle.reference},,0.001s`,
+        `${MARKET},${ROWS.settle.side},${ROWS.settle.notionalUsd},1,${ROWS.settle.reference},,0`,
         '',
       ].join('\n'),
     );

@@ -312,9 +312,9 @@ function targetReader(ports: WritePorts, { file, once, dryRun }: KeepOptions) {
         );
       // A roll's close is sent only while it lands before the maturity (within one request's bound), after the reads
       // before it: a roll_before within that would be announced, then never rolled, the hedge left to settle.
-      if (row.notionalUsd > 0 && rollBeforeMs <= shortestRollBeforeMs)
+      if (row.notionalUsd > 0 && rollBeforeMs > 0 && rollBeforeMs <= shortestRollBeforeMs)
         throw new UsageError(
-          `${where}: roll_before ${formatSpan(rollBeforeMs)} leaves no time to roll: a roll's close must land before the maturity, and may take --request-timeout (${formatSpan(landingMs)}) after the cycle's reads (${formatSpan(MIN_INTERVAL_MS)}); allowed: more than ${formatSpan(shortestRollBeforeMs)} (or a shorter --request-timeout).`,
+          `${where}: roll_before ${formatSpan(rollBeforeMs)} leaves no time to roll: a roll's close must land before the maturity, and may take --request-timeout (${formatSpan(landingMs)}) after the cycle's reads (${formatSpan(MIN_INTERVAL_MS)}); allowed: more than ${formatSpan(shortestRollBeforeMs)} (or a shorter --request-timeout), or 0 to let each hedge settle.`,
         );
       return { ...row, statedAtMs };
     });

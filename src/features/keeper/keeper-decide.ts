@@ -525,6 +525,8 @@ export function decideRow(
       reason: `the exposure ends (until ${iso(untilMs!)}) by this hedge's maturity (${iso(maturity)}): left to mature, not renewed`,
     };
   if (untilBlocks) return { kind: 'hold', reason: `covered until its maturity; not renewed (until ${iso(untilMs!)})` };
+  if (rollBeforeMs === 0)
+    return { kind: 'hold', reason: 'covered; settles at its maturity (roll_before 0), then re-opened' };
   // Said once (a skip event) and shown, with why: a roll was due and could not be sent in time.
   if (late && targetUsd > 0)
     return {

@@ -41,7 +41,7 @@ import {
 } from './wire/unspecified.js';
 import { historyRowKey, parsePrices } from './wire/fields.js';
 import { isNumericText, readNumber } from '../../core/number-format.js';
-import { withoutUndefined, type JsonObject } from '../../core/objects.js';
+import { isObject, withoutUndefined, type JsonObject } from '../../core/objects.js';
 
 export interface SideRequest {
   market: string;
@@ -181,7 +181,12 @@ export function hedgeClient(transport: Transport, options: ClientOptions) {
     schema: S,
     path: string,
     filters: Filters,
-    { limit: shown, checkCut, lookAhead, rowKey }: ListHedgesQuery & { rowKey?: typeof historyRowKey },
+    {
+      limit: shown,
+      checkCut,
+      lookAhead,
+      rowKey,
+    }: ListHedgesQuery & { rowKey?: (row: unknown) => { id?: string; at?: string } },
   ) {
     const endpoint = `GET ${path}`;
     const limit = lookAhead && shown !== undefined ? shown + 1 : shown;
@@ -195,9 +200,18 @@ export function hedgeClient(transport: Transport, options: ClientOptions) {
     /** A page-size name an answer stated, tried on the next page; learned once an answer confirms it. */
     let candidate: string | undefined;
     let sent: Sent = {};
-    const fetchPage = async (query: Query, again: number) => {
+    /** The page size the first page was asked at, which pages by number repeat (the stated one beside it); a size
+     * repeated so proves no name. */
+    let firstSize: Sent = {};
+    let repeated = false;
+    const fetchPage = async (query: Query, again: number, sameSize: boolean) => {
       for (;;) {
-        sent = withPageSize(query, limit === undefined ? undefined : limit - items.length + again);
+        repeated = sameSize;
+        sent = sameSize
+          ? { ...firstSize, ...query }
+          : withPageSize(query, limit === undefined ? undefined : limit - items.length + again);
+        const asked = wire.pageSizeParam;
+        if (pages === 0) firstSize = asked in sent ? { [asked]: sent[asked] } : {};
         try {
           return await get(path, sent);
         } catch (error) {
@@ -234,7 +248,7 @@ export function hedgeClient(transport: Transport, options: ClientOptions) {
         learn(pageSizeParam, `refused the page-size parameter hedge sent and named \`${pageSizeParam}\``);
       // A page-size name an answer states (`meta.page_size: 20`) other than ours is tried on the next page.
       const stated = reading.statedPageSize;
-      if (stated && candidate === stated.name && String(sent[candidate]) === String(stated.value)) {
+      if (stated && candidate === stated.name && !repeated && String(sent[candidate]) === String(stated.value)) {
         learn(candidate, `states its page size as \`${candidate}\` and honoured it`);
         candidate = undefined;
       } else if (stated && !candidate && stated.name !== pageSizeParam) {
@@ -246,7 +260,8 @@ export function hedgeClient(transport: Transport, options: ClientOptions) {
       // The walk itself ends after a last page.
       if (items.length >= Math.min(limit ?? 0, reading.total ?? Infinity)) break;
     }
-    let more = reading.more === true || items.length < (reading.total ?? 0);
+    // A total the server states is its own count: reached, no page after it holds more.
+    let more = reading.total === undefined ? reading.more === true : items.length < reading.total;
     if (shown !== undefined && items.length > shown) {
       if (pages === 1 && items.length > limit! && wire.pageSizeParam !== NO_PAGE_SIZE)
         options.warn?.(
@@ -260,7 +275,7 @@ export function hedgeClient(transport: Transport, options: ClientOptions) {
     // A look-ahead that came back exactly as long as shown may be the server's own page size, our size ignored.
     const unsure = checkCut ? items.length < (shown ?? 0) : lookAhead && items.length === shown;
     const cut = unsure && !more && (await cutCheck());
-    return { items, more, ...(cut && { cutAt: items.length }), mayBeCut: cutCheck };
+    return { items, more, total: reading.total, ...(cut && { cutAt: items.length }), mayBeCut: cutCheck };
   }
 
   /** Whether a last page with no word on paging may be one of more: it is as long as asked, or the server ignores the
@@ -311,7 +326,8 @@ export function hedgeClient(transport: Transport, options: ClientOptions) {
       hedgeSchema,
       '/hedges',
       { status: query.status, client_reference: query.clientReference },
-      query,
+      // Each hedge once by its id, however the pages moved while they were read.
+      { ...query, rowKey: (raw) => ({ id: isObject(raw) && typeof raw.id === 'string' ? raw.id : undefined }) },
     );
     sawHedges(read.items);
     return read;

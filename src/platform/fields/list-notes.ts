@@ -2,7 +2,7 @@
 
 /** The warning for a list that stopped short of what was asked while the server signals more, or that is one page of more (no --limit); undefined when the list is whole or as long as asked. */
 export function moreNote(
-  list: { items: readonly unknown[]; more: boolean; cutAt?: number },
+  list: { items: readonly unknown[]; more: boolean; cutAt?: number; total?: number },
   limit: number | undefined,
   noun: string,
   moreCommand: string,
@@ -18,6 +18,9 @@ export function moreNote(
   if (defaultLength && count >= limit)
     return `${count} ${noun} shown (the default); there are more: \`${moreCommand}\` lists every one, --limit N up to 500.`;
   if (count >= limit) return;
+  // A total the server stated, not reached: its pages ended or moved (rows came in front) before the rest.
+  if (list.total !== undefined && count < list.total)
+    return `Only ${count} of the ${list.total} ${noun} the server counts could be read: its pages ended or moved before the rest. Run it again; \`hedge doctor\` shows how it pages.`;
   const asked = Number.isFinite(limit) ? ` of the ${limit} ${noun} asked` : ` ${noun}`;
   return `Only ${count}${asked} could be read: the server says more exist but gave no way to ask for the next page. \`hedge doctor\` shows how it pages.`;
 }

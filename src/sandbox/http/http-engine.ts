@@ -347,7 +347,10 @@ function readPageSize(query: Query, dialect: Wire) {
 /** A strict dialect refuses a list's query parameter it does not know (400 naming it); the others ignore it. */
 function checkListQuery(query: Query, dialect: Wire, ...known: string[]) {
   if (dialect.unknownListQuery !== 'refused') return;
-  known.push(dialect.pageSizeParameter, ...(dialect.paging === 'cursor' ? ['cursor'] : []));
+  known.push(
+    dialect.pageSizeParameter,
+    ...(dialect.paging === 'cursor' ? ['cursor'] : dialect.paging === 'numbers' ? ['page'] : []),
+  );
   const unknown = Object.keys(query).find((name) => !known.includes(name));
   if (unknown !== undefined)
     throw validationError(unknown, `is not a query parameter of this endpoint (known: ${known.join(', ')})`, {
@@ -598,6 +601,7 @@ function page<T>(
   keep = (_item: T) => true,
 ) {
   const pageSize = readPageSize(request.query, dialect);
+  if (dialect.paging === 'numbers') return numberedPage(items.filter(keep), request, pageSize, show);
   // An opaque cursor: `c1.` and, in base64url, `at:` and the position of the next page's first item in the list.
   const cursor = dialect.paging === 'cursor' ? request.query.cursor : undefined;
   const position =
@@ -617,6 +621,19 @@ function page<T>(
     kept.map(show),
     dialect.paging === 'cursor' ? { page_size: pageSize, next_cursor: more ? next : null } : {},
   );
+}
+
+/** Page `?page=` (zero-based) of `size` items, with the meta a Spring Data server gives (pages and items counted whole). */
+function numberedPage<T>(kept: readonly T[], request: EngineRequest, size: number, show: (item: T) => unknown) {
+  const raw = request.query.page ?? '0';
+  if (!/^\d{1,9}$/.test(raw)) throw validationError('page', 'must be a whole number from 0 (the first page)');
+  const page = Number(raw);
+  return succeeded(kept.slice(page * size, (page + 1) * size).map(show), {
+    page,
+    size,
+    total_pages: Math.ceil(kept.length / size),
+    total_elements: kept.length,
+  });
 }
 
 function listHedges({ book, account, request, nowMs, dialect }: RouteContext) {

@@ -54,6 +54,8 @@ export async function serveSandbox(
   ].filter(Boolean);
   const extras = [
     wire.paging === 'cursor' && `cursor pages (meta.next_cursor, ${wire.defaultPageSize} by default)`,
+    wire.paging === 'numbers' &&
+      `pages by number (page from 0, size ${wire.defaultPageSize} by default, meta.total_elements)`,
     wire.closingStatus && `a hedge shows ${wire.closingStatus} while its close lands`,
     wire.amountsAsText && 'untyped amounts as decimal strings',
     wire.historyPages === 'time' && 'history pages by time (meta.next_before, 40 a page)',

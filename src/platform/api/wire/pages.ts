@@ -55,7 +55,7 @@ const [
   'has_more hasMore has_next hasNext has_next_page hasNextPage more',
   'page current_page currentPage page_number pageNumber',
   'total_pages totalPages page_count pageCount last_page lastPage pages',
-  'total total_count totalCount total_items totalItems total_results count',
+  'total total_count totalCount total_items totalItems total_elements totalElements total_records totalRecords total_entries totalEntries total_results count',
   'next_page nextPage',
   'offset skip start',
 ].map((keys) => keys.split(' '));
@@ -71,6 +71,8 @@ export interface PageReading {
     query: Query;
     /** How it was found, for --verbose and `hedge doctor`: "meta.next_cursor as cursor", "Link header", … */
     how: string;
+    /** Pages by number: the next is asked at the size this one was (another would move every row past it). */
+    sameSize?: true;
   };
   /** A page-size name and value the answer states (`meta.page_size: 20`): the parameter the server reads, likely. */
   statedPageSize?: { name: string; value: number };
@@ -142,7 +144,7 @@ export function readPage(answer: Omit<PageAnswer, 'url'>, query: Query, listUrl:
     whole,
   );
   if (stated?.value) reading.statedPageSize = { name: stated.key, value: stated.value };
-  reading.total = firstOf(TOTAL_KEYS, whole)?.value;
+  reading.total = firstOf(TOTAL_KEYS, whole)?.value ?? whole([answer.headers?.['x-total-count']].flat()[0]);
   reading.more = firstOf(MORE_KEYS, flag)?.value;
   const follow = (query: Query, how: string) => {
     reading.next = { query, how };
@@ -184,7 +186,14 @@ export function readPage(answer: Omit<PageAnswer, 'url'>, query: Query, listUrl:
   if (nextPage || (page && pages && page.value < pages.value)) {
     const number = nextPage?.value ?? page!.value + 1;
     const parameter = page && !page.key.startsWith('current') ? page.key : 'page';
-    return sendBack(parameter, String(number), `page numbers (${parameter}=${number})`);
+    // At the size this page was served at, under the name the answer states it by (if it does).
+    const size = reading.statedPageSize;
+    follow(
+      { ...query, ...(size && { [size.name]: String(size.value) }), [parameter]: String(number) },
+      `page numbers (${parameter}=${number})`,
+    );
+    reading.next!.sameSize = true;
+    return reading;
   }
   if (page && pages) reading.more ??= false;
   // 4. An offset.
@@ -258,12 +267,13 @@ async function* walkPages<A extends PageAnswer, R>(
 }
 
 /** The client's lists: each next page asked at the list's path with the query the answer gives. With `rowKey`, rows an
- * earlier page gave are left out by id (a time marker read as older-or-equal gives the rows at it again), and a marker
- * that is the time of the page's last row (`next_before`) is sent 1 ms later, so rows sharing that time past the page
- * are not skipped by a server that reads it as strictly older. `fetchPage` is told how many rows read
- * already the page may give again (those at a time marker's edge), for a page size that leaves room for them. */
+ * earlier page gave are left out by id (a time marker read as older-or-equal gives the rows at it again, and pages by
+ * number shift when a row comes in front), and a marker that is the time of the page's last row (`next_before`) is sent
+ * 1 ms later, so rows sharing that time past the page are not skipped by a server that reads it as strictly older.
+ * `fetchPage` is told how many rows read already the page may give again (those at a time marker's edge), for a page
+ * size that leaves room for them, and whether the page is to be asked at the size the one before it was (`sameSize`). */
 export function followPages<A extends PageAnswer>(
-  fetchPage: (query: Query, again: number) => Promise<A>,
+  fetchPage: (query: Query, again: number, sameSize: boolean) => Promise<A>,
   // The first page's query (filters; every next page's comes from the answer before it).
   first: Query,
   // A configured name to send a cursor back under (else derived from the answer's key).
@@ -272,8 +282,11 @@ export function followPages<A extends PageAnswer>(
   rowKey?: (row: unknown) => { id?: string; at?: string },
 ) {
   let edgeMs = NaN;
-  /** The rows read within 1 ms of the edge: the only ones a page after it can give again. */
+  /** The rows read within 1 ms of the edge: those a page after a time marker gives again. */
   let seen = new Map<string, number>();
+  /** Every row read: each is listed once. */
+  const read = new Set<string>();
+  let sameSize = false;
   const atEdge = (value: string) => /^\d{4}-\d\d-\d\dT/.test(value) && Math.abs(Date.parse(value) - edgeMs) <= 1;
   return walkPages(
     first,
@@ -286,12 +299,17 @@ export function followPages<A extends PageAnswer>(
           ]),
         ),
         Object.values(query).some(atEdge) ? seen.size : 0,
+        sameSize,
       ),
     (answer, query) => {
       const reading = readPage(answer, query, answer.url, cursorParam);
+      sameSize = reading.next?.sameSize === true;
       if (rowKey && reading.rows?.length) {
         const keys = reading.rows.map(rowKey);
-        const fresh = reading.rows.filter((_, index) => !seen.has(keys[index].id!));
+        const fresh = reading.rows.filter((_, index) => {
+          const { id } = keys[index];
+          return id === undefined || (!read.has(id) && Boolean(read.add(id)));
+        });
         reading.repeats = reading.rows.length - fresh.length;
         reading.rows = fresh;
         edgeMs = Date.parse(keys.at(-1)!.at ?? '');
