@@ -142,6 +142,9 @@ export interface EngineOptions {
   /** Markets listed besides (or instead of) the dialect's, none of their open interest held elsewhere. */
   extraMarkets?: readonly Omit<MarketDefinition, 'backgroundOpenInterestUsd'>[];
   rateLimit?: number;
+  /** How the rate limit is said: `x-ratelimit-*` headers and Retry-After on a 429 (default), or the IETF draft's
+   * `RateLimit: limit=N, remaining=R, reset=S` and `RateLimit-Policy: N;w=1`, a 429 with no Retry-After. */
+  rateLimitHeaders?: 'x-ratelimit' | 'draft';
   dialect?: SandboxDialect;
   severalPerSide?: boolean;
   viewLagMs?: number;

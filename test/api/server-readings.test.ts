@@ -2,7 +2,7 @@
 // already past (by the server's own clock, its Date header) is the client's own backoff, never an instant retry; a 429
 // on a write is "not done" (the server refused before acting), retried under its one key; a list page that comes back
 // empty with a next cursor is not the end. The server's request log (its times hedge's, skippingClock) is the evidence.
-import { DEFAULT_RETRY_POLICY, backoffDelayMs } from '../../src/platform/api/transport.js';
+import { DEFAULT_RETRY_POLICY, backoffDelayMs, rateLimitResetMs } from '../../src/platform/api/transport.js';
 import { exits, ok, okJson } from '../support/cli-runs.js';
 import { apiData, gaps, MARKET, skippingClock, useSimulators, type Simulator } from '../support/simulator.js';
 import { STACK_FRAME } from '../support/output/text.js';
@@ -25,6 +25,37 @@ it("Retry-After: 0 on a 429, three times: each retry waits the client's own back
   const reads = simulator.requests('GET', '/account');
   expect(reads.map((entry) => entry.status)).toEqual([429, 429, 429, 200]);
   gaps(reads).forEach((gap, index) => expect(gap, `retry ${index + 1}`).toBeGreaterThanOrEqual(shortest(3)[index]));
+});
+
+it('a rate-limit reset is read where no Retry-After says how long: the IETF draft’s RateLimit (reset=, or per policy t= of one used up), RateLimit-Reset and X-RateLimit-Reset (seconds, or a time in epoch seconds)', () => {
+  const now = Date.UTC(2026, 2, 2);
+  expect(
+    [
+      { ratelimit: 'limit=8, remaining=0, reset=2' },
+      { ratelimit: '"burst";r=0;t=3, "daily";r=900;t=86000' },
+      { ratelimit: '"burst";r=4;t=1, "hourly";r=0;t=20' },
+      { 'ratelimit-reset': '4' },
+      { 'x-ratelimit-reset': String(now / 1000 + 7) },
+      { ratelimit: 'limit=8, remaining=0, reset=soon' },
+      {},
+    ].map((headers) => rateLimitResetMs(headers, now)),
+  ).toEqual([2_000, 3_000, 20_000, 4_000, 7_000, undefined, undefined]);
+});
+
+it('rate-limit headers in the IETF draft’s form (RateLimit: limit=2, remaining=0, reset=1 with RateLimit-Policy, no Retry-After): twelve reads in a row, each exit 0, and no retry comes back inside the reset a 429 announced', async () => {
+  const clock = skippingClock();
+  const simulator = await start({ skipping: true, realNow: clock.now, rateLimit: 2, rateLimitHeaders: 'draft' });
+  for (let run = 0; run < 12; run++) ok(await simulator.hedge('account --json', { clock }));
+  const reads = simulator.requests('GET', '/account');
+  const limited = reads.filter((entry) => entry.status === 429);
+  expect([reads.filter((entry) => entry.status === 200).length, limited.length > 0]).toEqual([12, true]);
+  // Each 429's announced reset (whole seconds) against the time to the retry that followed it, on the server's log.
+  const answers = await simulator.api('GET', '/account');
+  expect([answers.headers.get('ratelimit-policy'), answers.headers.has('retry-after')]).toEqual(['2;w=1', false]);
+  reads.forEach((entry, index) => {
+    if (entry.status === 429 && reads[index + 1])
+      expect(reads[index + 1].realTimeMs - entry.realTimeMs, `retry ${index + 1}`).toBeGreaterThanOrEqual(1_000);
+  });
 });
 
 it("Retry-After as an HTTP-date is read by the server's clock (its Date header): a server a minute behind ours asking for 3 s from its now is waited out, not retried at once; a minute ahead, its 3 s are not taken for 63 (past the 30 s that are waited); a date past by its clock is the usual backoff", async () => {

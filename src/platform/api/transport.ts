@@ -506,8 +506,10 @@ export function createTransport(config: TransportConfig) {
     // A retry after the answer's Retry-After (seconds or an HTTP date) when it has one, within the budget; a date is
     // the server's time, read against its own Date header where it sent one.
     const serverDate = Date.parse(flat.date ?? '');
+    const serverNowMs = Number.isFinite(serverDate) ? serverDate : clock.now();
+    // Without a Retry-After, the reset a rate-limit header announces is waited out as one.
     const retryAfterMs = () =>
-      parseRetryAfterMs([headers['retry-after']].flat()[0], Number.isFinite(serverDate) ? serverDate : clock.now());
+      parseRetryAfterMs([headers['retry-after']].flat()[0], serverNowMs) ?? rateLimitResetMs(flat, serverNowMs);
     const retry = (reason: RetryReason, message: string, code?: string, hint?: string) => ({
       reason,
       retryAfterMs: retryAfterMs(),
@@ -638,6 +640,25 @@ export function parseRetryAfterMs(header: string | undefined, nowMs: number) {
   if (!/\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/i.test(trimmed)) return;
   const date = Date.parse(trimmed);
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+}
+
+/** The wait until a rate limit resets, as its headers announce it: `RateLimit-Reset` or `X-RateLimit-Reset` (seconds, or
+ * a time in epoch seconds, as GitHub sends), or the IETF draft's `RateLimit` — `limit=8, remaining=0, reset=2`, or per
+ * policy `"burst";r=0;t=2` (the longest reset of the policies used up). */
+export function rateLimitResetMs(headers: Readonly<Record<string, string | undefined>>, nowMs: number) {
+  const draft = headers.ratelimit ?? '';
+  const spent = draft
+    .split(',')
+    .filter((policy) => /;\s*r=0\s*(;|$)/.test(policy))
+    .map((policy) => /;\s*t=(\d+)\s*(;|$)/.exec(policy)?.[1]);
+  const raw = draft.includes(';')
+    ? spent.reduce<string | undefined>((longest, t) => (Number(t) > Number(longest ?? -1) ? t : longest), undefined)
+    : (/(?:^|[,\s])reset=(\d+)\s*(,|$)/i.exec(draft)?.[1] ??
+      headers['ratelimit-reset'] ??
+      headers['x-ratelimit-reset']);
+  if (raw === undefined || !/^\s*\d+\s*$/.test(raw)) return;
+  const value = Number(raw);
+  return value > 1e9 ? Math.max(0, value * 1000 - nowMs) : value * 1000;
 }
 
 type RetryReason = 'network' | 'server-error' | 'rate-limited' | 'in-flight' | 'conflict';

@@ -51,10 +51,16 @@ const IDEMPOTENCY_TTL_MS = DAY_MS;
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 const EXPIRY_COMPACTION_MIN = 1024;
 
-const rateHeaders = (limit: number, remaining: number) => ({
-  'x-ratelimit-limit': String(limit),
-  'x-ratelimit-remaining': String(remaining),
-});
+/** The rate-limit headers of an answer: `resetS`, the seconds until a request is taken again (a 429's wait). */
+const rateHeaders = (
+  limit: number,
+  remaining: number,
+  resetS: number,
+  form: EngineOptions['rateLimitHeaders'],
+): Record<string, string> =>
+  form === 'draft'
+    ? { ratelimit: `limit=${limit}, remaining=${remaining}, reset=${resetS}`, 'ratelimit-policy': `${limit};w=1` }
+    : { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(remaining) };
 
 export type HttpSandboxEngine = ReturnType<typeof createHttpEngine>;
 /** The dialect as a sandbox applies it, with the options beside it (engine-state.ts EngineOptions). */
@@ -183,18 +189,20 @@ export function createHttpEngine(options: EngineOptions, state = createEngineSta
     bucket.tokens = Math.min(limit, bucket.tokens + (Math.max(0, realTimeMs - bucket.updatedMs) * limit) / 1000);
     bucket.updatedMs = realTimeMs;
     buckets.set(apiKey, bucket);
+    const form = options.rateLimitHeaders;
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;
-      return rateHeaders(limit, Math.floor(bucket.tokens));
+      return rateHeaders(limit, Math.floor(bucket.tokens), bucket.tokens >= 1 ? 0 : 1, form);
     }
     // The epsilon keeps float dust (0.6000000001 tokens missing) from adding a millisecond.
     const retryAfterMs = Math.ceil(((1 - bucket.tokens) * 1000) / limit - 1e-6);
+    const waitS = Math.max(1, Math.ceil(retryAfterMs / 1000));
     throw new ApiError(
       429,
       'rate_limited',
       `more than ${limit} requests per second for this key; retry later`,
       { retry_after_ms: retryAfterMs },
-      { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))), ...rateHeaders(limit, 0) },
+      { ...(form !== 'draft' && { 'retry-after': String(waitS) }), ...rateHeaders(limit, 0, waitS, form) },
     );
   }
 
