@@ -116,6 +116,30 @@ describeKeepers('hedge keep', 3, () => {
   );
 
   keeperCase(
+    "a covered side 3 s from its maturity, its roll due (roll_before 20s) but its close unable to land within --request-timeout 5: nothing is sent; the hedge left to settle is a skip event saying why, and the row's state in the cycle and in keep status",
+    { stepped: true },
+    async (simulator) => {
+      const held = simulator.seedOpen('sell', 2000);
+      simulator.advance(held.maturityAtMs - simulator.sandbox.clock.now() - 3_000);
+      const file = writeTarget(simulator, ['USDTNGN,sell,2000,7,,20s']);
+      const events = await keepOnce(simulator, file, 0, '--request-timeout', '5');
+      const why =
+        /^covered; matures .* UTC, before a roll's close could land \(within --request-timeout\): left to settle, and re-opened once it has$/;
+      expect(events.find(eventIs('skip', 'sell'))).toMatchObject({
+        notional_usd: 2000,
+        reason: expect.stringMatching(why),
+      });
+      expect(events.find(eventIs('cycle'))!.rows[0]).toMatchObject({
+        state: expect.stringMatching(why),
+        next_action: null,
+      });
+      const status = JSON.parse(exits(await simulator.hedge('keep status --json'), 15).stdout);
+      expect(status.heartbeat.rows[0].state).toMatch(why);
+      expect(simulator.writes()).toEqual([]);
+    },
+  );
+
+  keeperCase(
     'on a server with its own name for the add/reduce amount (beta), --once --converge brings a side back: its add refused once for the name, then sent under it and landed',
     { stepped: true, dialect: 'beta', fillDelayMs: 20 },
     async (simulator) => {
