@@ -418,7 +418,7 @@ complete -c hedge -n '__hedge_path_is sandbox serve' -l fault-429 -x -d 'share o
 complete -c hedge -n '__hedge_path_is sandbox serve' -l drop-after-commit -x -d 'share of writes whose connection drops after they took effect'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l latency -x -d 'added latency per request'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l rate-limit -x -d 'requests per second per key before 429'
-complete -c hedge -n '__hedge_path_is sandbox serve' -l dialect -x -a 'reference alpha beta gamma delta epsilon' -d 'how the server answers what the spec leaves open: reference, alpha, beta, gamma, delta or epsilon'
+complete -c hedge -n '__hedge_path_is sandbox serve' -l dialect -x -a 'reference alpha beta gamma delta epsilon' -d 'the server\'s answers where the spec is silent: reference, alpha, beta, gamma, delta or epsilon'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l clock-skew -x -d 'run the Date header this many seconds off this machine\'s clock (negative: behind)'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l hostile-text -d 'seed names, references and messages with terminal escape sequences'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l view-lag -x -d 'positions, history, account trail the records'

@@ -123,16 +123,18 @@ it('logins racing on one store: 3 logins at once, 2 rounds on the same store: ev
   ));
 
 describe('a config folder that cannot be used', () => {
-  it('not writable: login fails with exit 1 naming the path, no stack trace, nothing half-made', async () => {
+  it('not writable: login fails with exit 1 naming the path (under a file, as root: exit 13 naming the folder), no stack trace, nothing half-made', async () => {
     const how = IS_ROOT
-      ? 'HEDGE_CONFIG_DIR under a regular file, so creating it fails with ENOTDIR (the tests run as root, where chmod 0500 does not stop writes)'
+      ? 'HEDGE_CONFIG_DIR under a regular file, so it cannot be made (the tests run as root, where chmod 0500 does not stop writes)'
       : 'HEDGE_CONFIG_DIR chmod 0500 (read-only)';
     await configCase(
       {
         order: 2,
         name: 'Config folder not writable',
         injected: how,
-        expected: 'exit 1; the error names the store path and what to do; no stack trace; stdout empty',
+        expected: IS_ROOT
+          ? 'exit 13; one line naming the folder and the file it lies under; no stack trace; stdout empty'
+          : 'exit 1; the error names the store path and what to do; no stack trace; stdout empty',
       },
       async (sandbox, dir, observation) => {
         const configDir = IS_ROOT ? underAFile(dir) : join(dir, 'read-only');
@@ -141,12 +143,17 @@ describe('a config folder that cannot be used', () => {
           chmodSync(configDir, 0o500);
         }
         const result = await login(configDir, sandbox, 'desk', KEYS[0]);
-        observation.observed = `exit ${result.code}: "${errorOf(result.stderr)}"`;
-        exits(result, 1, configDir);
-        expect(result.stderr).toMatch(
-          /^hedge: Cannot (read|write) the config store .*: (a part of the path is not a directory|permission denied)/m,
-        );
-        expect(result.stderr).toMatch(/→ .*HEDGE_CONFIG_DIR/);
+        observation.observed = `exit ${result.code}: "${errorOf(result.stderr) || firstLine(result.stderr)}"`;
+        if (IS_ROOT) {
+          exits(result, 13, configDir);
+          expect(lines(result.stderr)).toEqual([
+            `hedge: Cannot use the folder ${configDir} (HEDGE_CONFIG_DIR): it lies under a file (${join(dir, 'a-file')}), not a folder; name a folder (one that is missing is made).`,
+          ]);
+        } else {
+          exits(result, 1, configDir);
+          expect(result.stderr).toMatch(/^hedge: Cannot write the config store .*: permission denied/m);
+          expect(result.stderr).toMatch(/→ .*HEDGE_CONFIG_DIR/);
+        }
         expect(result.stderr).not.toMatch(STACK_FRAME);
         expect(result.stdout).toBe('');
         if (!IS_ROOT) expect(readdirSync(configDir)).toEqual([]);
@@ -154,20 +161,20 @@ describe('a config folder that cannot be used', () => {
     );
   });
 
-  it('not usable for a read either: `hedge profile list` is the same clear error', () =>
+  it('not usable for a read either: `hedge profile list` is one clear line, exit 13', () =>
     configCase(
       {
         order: 3,
         name: 'Config folder not readable (`profile list`)',
         injected: 'HEDGE_CONFIG_DIR under a regular file (ENOTDIR)',
-        expected: 'exit 1; one error naming the store path, with what to do; no stack trace',
+        expected: 'exit 13; one line naming the folder and the file it lies under; no stack trace',
       },
       async (_sandbox, dir, observation) => {
         const configDir = underAFile(dir);
         const result = await runHedge('profile list', { configDir });
         observation.observed = `exit ${result.code}: "${firstLine(result.stderr)}"`;
-        exits(result, 1, join(configDir, 'config.json'));
-        expect(lines(result.stderr)).toHaveLength(2);
+        exits(result, 13, `${configDir} (HEDGE_CONFIG_DIR): it lies under a file (${join(dir, 'a-file')})`);
+        expect(lines(result.stderr)).toHaveLength(1);
         expect(result.stderr).not.toMatch(STACK_FRAME);
       },
     ));

@@ -179,7 +179,7 @@ describe('the folders of the store and the journal (HEDGE_CONFIG_DIR, the state 
     const file = join(desk.configDir, 'a-file');
     writeFileSync(file, 'not a folder\n');
     const refused = (folder: string, source = '') =>
-      `hedge: Cannot use the folder ${folder}${source}: it ${folder === file ? 'is a file' : 'lies under a file'}, not a folder; name a folder (one that is missing is made).`;
+      `hedge: Cannot use the folder ${folder}${source}: it ${folder === file ? 'is a file' : `lies under a file (${file})`}, not a folder; name a folder (one that is missing is made).`;
     for (const folder of [file, join(file, 'hedge')]) {
       const demo = exits(await runHedge('--demo markets', { env: { HEDGE_CONFIG_DIR: folder } }), 13);
       expect([demo.stderr, demo.stdout]).toEqual([`${refused(folder, ' (HEDGE_CONFIG_DIR)')}\n`, '']);

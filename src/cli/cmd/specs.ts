@@ -366,7 +366,7 @@ export const SANDBOX_SERVE = subcommand('serve', 'local', 'Serve the simulator o
     '--rate-limit <n>',
     'requests per second per key before 429',
     '--dialect <name>',
-    'how the server answers what the spec leaves open: reference, alpha, beta, gamma, delta or epsilon',
+    "the server's answers where the spec is silent: reference, alpha, beta, gamma, delta or epsilon",
     SANDBOX_DIALECTS,
     '--clock-skew <seconds>',
     "run the Date header this many seconds off this machine's clock (negative: behind)",

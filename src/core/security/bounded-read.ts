@@ -224,7 +224,18 @@ export function refuseFileAsFolder(dir: string, source?: string) {
   try {
     if (statSync(dir, { throwIfNoEntry: false })?.isDirectory() === false) what = 'is a file';
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') what = 'lies under a file';
+    if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') return;
+    // The file in its way: the nearest of its parents that is one.
+    const isFile = (path: string) => {
+      try {
+        return statSync(path).isFile();
+      } catch {
+        return false;
+      }
+    };
+    let file = dirname(dir);
+    while (file !== dirname(file) && !isFile(file)) file = dirname(file);
+    what = `lies under a file (${file})`;
   }
   if (what)
     throw new StateError(
