@@ -54,7 +54,7 @@ _hedge_options() {
     'acct event') REPLY='--occurred --share --amount --de-designate --not-expected --rebalance --ratio --terminate --reason --correct' ;;
     'acct reserve') REPLY='--period --values --until' ;;
     'acct journal') REPLY='--period --accounts --values --until' ;;
-    'acct close') REPLY='--period' ;;
+    'acct close') REPLY='--period --values' ;;
     'acct show') REPLY='--markdown' ;;
     'mcp') REPLY='--allow-live --root --max-notional --max-daily-notional --markets' ;;
     'tools') REPLY='--errors' ;;

@@ -893,8 +893,17 @@ export const ACCT_JOURNAL = subcommand('journal', 'read', 'Balanced journal entr
 export const ACCT_CLOSE = subcommand('close', 'local', 'Close a period: its figures and entries kept as they are', {
   description:
     "Close a period of the books: every relationship's test rows, reserve and journal entries for it are recorded, and test, reserve and journal print them as closed from then on; what later changes in it (a late rate, an event) posts adjusting entries in the first open period; refused while the period has not ended or a rate it needs is missing",
-  options: options('--period <period>', 'the period to close: a month (2026-11), a quarter (2026-Q4) or a year (2026)'),
-  examples: ['hedge acct close --period 2026-11'],
+  options: options(
+    '--period <period>',
+    'the period to close: a month (2026-11), or a quarter (2026-Q4) or a year (2026): each of its months still open, in order',
+    opt(
+      '--values <id=file>',
+      'a relationship kept on fair values: ID=FILE, its cumulative values since designation (repeatable)',
+      undefined,
+      'repeatable',
+    ),
+  ),
+  examples: ['hedge acct close --period 2026-11', 'hedge acct close --period 2018-12 --values EUR-SALE-1=values.csv'],
 });
 
 export const ACCT_LIST = subcommand(

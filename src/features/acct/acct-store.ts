@@ -172,7 +172,7 @@ export async function readRecords(ctx: StorePorts) {
 export async function appendRecords(
   ctx: StorePorts & Pick<CommandContext, 'clock'>,
   kind: RecordKind,
-  make: (records: AcctRecord[]) => readonly JsonObject[],
+  make: (records: AcctRecord[]) => readonly JsonObject[] | Promise<readonly JsonObject[]>,
   beforeWrite?: (added: AcctRecord[]) => void,
 ) {
   const store = await storeOf(ctx);
@@ -200,7 +200,7 @@ export async function appendRecords(
   try {
     const records = await readStore(store);
     const count = records.length;
-    const bodies = make(records);
+    const bodies = await make(records);
     if (!bodies.length) return [];
     const recordedAt = new Date(ctx.clock.now()).toISOString();
     for (const body of bodies) {
