@@ -385,7 +385,7 @@ complete -c hedge -n '__hedge_arg_at 0 acct journal' -a '(__hedge_words relation
 complete -c hedge -n '__hedge_path_is acct close' -l period -x -d 'the period to close: a month (2026-11), a quarter (2026-Q4) or a year (2026)'
 complete -c hedge -n '__hedge_path_is acct show' -l markdown -d 'print the memo in Markdown'
 complete -c hedge -n '__hedge_arg_at 0 acct show' -a '(__hedge_words relationships)'
-complete -c hedge -n '__hedge_command_at demo' -a reset -d 'Start the --demo simulator afresh (deletes its state: test funds only)'
+complete -c hedge -n '__hedge_command_at demo' -a reset -d 'Start the --demo simulator afresh (deletes its state, test funds only, and its accounting records)'
 complete -c hedge -n '__hedge_path_is mcp' -l allow-live -d 'offer write tools on a live key too (each write then needs a confirmation token)'
 complete -c hedge -n '__hedge_path_is mcp' -l root -r -F -d 'a directory plan and apply may read target files from (repeatable; default the working directory)'
 complete -c hedge -n '__hedge_path_is mcp' -l max-notional -x -d 'refuse a write tool call that trades more than this many USD (nothing sent)'

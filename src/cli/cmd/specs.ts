@@ -729,7 +729,7 @@ export const JOURNAL = book('journal', 'local', 'The record of every action (thi
 export const DEMO_RESET = subcommand(
   'reset',
   'local',
-  'Start the --demo simulator afresh (deletes its state: test funds only)',
+  'Start the --demo simulator afresh (deletes its state, test funds only, and its accounting records)',
   {
     examples: ['hedge demo reset'],
   },

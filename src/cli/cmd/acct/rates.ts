@@ -11,6 +11,7 @@ import {
 import { inputFileProblems, readInputFile, type InputPorts } from '../../../features/write/input-file.js';
 import { FIX_ROWS, parseRatesFile, rateProblem } from '../../../features/acct/acct-files.js';
 import { parseQuote, readState, recordRates } from '../../../features/acct/acct.js';
+import { recordsElsewhere } from '../../../features/acct/acct-store.js';
 import { RATE_FIELDS } from '../../../features/acct/acct-view.js';
 import { exact, exactNumber, exactText } from '../../../features/acct/acct-money.js';
 import { readBook } from '../../../features/book/positions.js';
@@ -111,7 +112,8 @@ function defaultQuote(market: string) {
 
 /** What is recorded of a market: a row a date, with its source. */
 async function listRates(ctx: Options, market: string) {
-  const rates = (await readState(ctx)).rates.get(market);
+  const state = await readState(ctx);
+  const rates = state.rates.get(market);
   const rows = [...(rates?.rows.values() ?? [])]
     .sort((a, b) => a.date.localeCompare(b.date))
     .map((row) => ({
@@ -123,6 +125,6 @@ async function listRates(ctx: Options, market: string) {
       at: row.at ?? null,
     }));
   return ctx.output.list(rows, RATE_FIELDS, {
-    empty: `No rate of ${market} is recorded; import them (hedge acct rates FILE --market ${market} --quote "…") or record today's (hedge acct rates --record --market ${market}).`,
+    empty: `No rate of ${market} is recorded; import them (hedge acct rates FILE --market ${market} --quote "…") or record today's (hedge acct rates --record --market ${market}).${state.rates.size || state.relationships.size ? '' : await recordsElsewhere(ctx)}`,
   });
 }
