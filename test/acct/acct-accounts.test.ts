@@ -1,6 +1,7 @@
 // End to end on the simulator: the books belong to the account a key opens (two servers on one machine never see or
-// block each other; a new key of the account keeps them). What is asserted is the records as hedge reads them back
-// and the simulator's own state: no acct command sends a write.
+// block each other; a new key of the account keeps them), whatever designate accepts every later command values, and
+// every acct command judges today by the server's clock. What is asserted is the records as hedge reads them back and
+// the simulator's own state: no acct command sends a write.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exits, ok, okJson } from '../support/cli-runs.js';
@@ -13,6 +14,8 @@ const DAY = 24 * 3_600_000;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const serverDay = (simulator: Simulator) => dayOf(simulator.sandbox.clock.now());
 const EXAMPLE = JSON.parse(readFileSync(join(ROOT, 'docs', 'examples', 'relationship.json'), 'utf8'));
+const RATES = join(ROOT, 'docs', 'examples', 'rates-eurusd.csv');
+const LATE = ['--recorded-late', 'brought over from the spreadsheet'];
 
 /** A relationship over the desk's hedges carrying `reference`, designated on `day`. */
 const deskRelationship = (id: string, reference: string, day: string, item: Record<string, string>, more = {}) => ({
@@ -27,6 +30,24 @@ const deskRelationship = (id: string, reference: string, day: string, item: Reco
   excluded: 'pnl',
   ...more,
 });
+
+/** The worked example's forward, designated on `day` on a market of no recorded rates, due a month later. */
+function laterForward(id: string, day: string, more = {}) {
+  const due = dayOf(Date.parse(day) + 30 * DAY);
+  return {
+    ...EXAMPLE,
+    id,
+    market: 'EURGBP',
+    designated_at: day,
+    hedged_item: { ...EXAMPLE.hedged_item, expected_date: due },
+    instrument: { ...EXAMPLE.instrument, maturity: due, rate_quote: 'GBP per EUR' },
+    ...more,
+  };
+}
+
+/** CSV rates of one spot on each of `dates`. */
+const ratesText = (spot: string, dates: string[]) =>
+  `date,spot,forward,discount_factor,source\n${dates.map((date) => `${date},${spot},,,the bank`).join('\n')}\n`;
 
 function writer(dir: string) {
   return (name: string, content: unknown) => {
@@ -89,4 +110,120 @@ it('a new key of the account keeps its books and values them; a key another acco
     2,
     'instrument.references: no hedge of this account carries PAY-1',
   );
+});
+
+it('whatever designate accepts, acct test values: desk hedges in USD or naira books (USD read as USDT, USDC as USD), a forward held elsewhere, a relationship kept on values; the rest refused at designation in one line', async () => {
+  const simulator = await start();
+  const run = (args: string[]) => simulator.hedge(args);
+  const file = writer(simulator.configDir);
+  await colleagueOpens(simulator, 'buy', 4_000, 7, 'COVER');
+  ok(await run(['acct', 'rates', '--record', '--market', MARKET]));
+  const day = serverDay(simulator);
+  const desk = (id: string, item: Record<string, string>, more = {}) =>
+    file(`${id}.json`, deskRelationship(id, 'COVER', day, item, { ratio: '0.2', ...more }));
+  const refusals: Array<[string, string]> = [
+    [desk('EUR-ITEM', { currency: 'EUR', amount: '1m' }), 'hedged_item.currency: EUR is not one of USDTNGN'],
+    [
+      desk('NGN-IN-NGN', { currency: 'NGN', amount: '1m' }, { functional_currency: 'NGN' }),
+      "hedged_item.currency: NGN is the books' own currency (NGN), which carries no currency risk",
+    ],
+    [
+      desk('EUR-BOOKS', { currency: 'NGN', amount: '1m' }, { functional_currency: 'EUR' }),
+      'functional_currency: EUR is not one of USDTNGN',
+    ],
+    [
+      desk('OTHER-MARKET', { currency: 'EUR', amount: '1m' }, { market: 'EURUSD' }),
+      'market: EURUSD is not the market of the hedges carrying COVER (USDTNGN); expected USDTNGN',
+    ],
+    [
+      file('NO-BOOKS.json', laterForward('NO-BOOKS', day, { functional_currency: undefined })),
+      'functional_currency: no rate of EURGBP is recorded',
+    ],
+  ];
+  for (const [path, said] of refusals) {
+    const refused = exits(await run(['acct', 'designate', path]), 2, said);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+  }
+  const accepted = [
+    desk('NGN-RECEIVABLE', { currency: 'NGN', amount: '3m' }),
+    desk('USD-PAYABLE', { currency: 'USD', amount: '-2000' }, { functional_currency: 'NGN' }),
+    desk('USDT-PAYABLE', { currency: 'USDT', amount: '-2000' }, { functional_currency: 'NGN' }),
+    desk('NGN-USDC-BOOKS', { currency: 'NGN', amount: '3m' }, { functional_currency: 'USDC' }),
+  ];
+  for (const path of accepted) ok(await run(['acct', 'designate', path]));
+  ok(await run(['acct', 'rates', RATES, '--market', 'EURUSD', '--quote', 'USD per EUR']));
+  const sale = { ...EXAMPLE, id: 'EUR-SALE', functional_currency: undefined };
+  ok(await run(['acct', 'designate', file('EUR-SALE.json', sale), ...LATE]));
+  ok(
+    await run(['acct', 'designate', file('VALUES.json', laterForward('VALUES', day, { functional_currency: 'GBP' }))]),
+  );
+  expect(ids(okJson(await run(['acct', 'list', '--json'])))).toEqual([
+    'NGN-RECEIVABLE',
+    'USD-PAYABLE',
+    'USDT-PAYABLE',
+    'NGN-USDC-BOOKS',
+    'EUR-SALE',
+    'VALUES',
+  ]);
+  simulator.advance(DAY);
+  ok(await run(['acct', 'rates', '--record', '--market', MARKET]));
+  const tested = new Map<string, Array<Record<string, unknown>>>();
+  for (const id of ['NGN-RECEIVABLE', 'USD-PAYABLE', 'USDT-PAYABLE', 'NGN-USDC-BOOKS'])
+    tested.set(id, okJson(await run(['acct', 'test', id, '--json'])));
+  tested.set('EUR-SALE', okJson(await run(['acct', 'test', 'EUR-SALE', '--as-of', '2019-02-01', '--json'])));
+  const values = file('values.csv', `date,instrument_value,hedged_item_value\n${serverDay(simulator)},1200,-1150\n`);
+  tested.set(
+    'VALUES',
+    okJson(await run(['acct', 'test', 'VALUES', '--values', values, '--as-of', serverDay(simulator), '--json'])),
+  );
+  expect([...tested].map(([id, rows]) => [id, rows.at(-1)!.period_end, rows.at(-1)!.currency])).toEqual([
+    ['NGN-RECEIVABLE', serverDay(simulator), 'USD'],
+    ['USD-PAYABLE', serverDay(simulator), 'NGN'],
+    ['USDT-PAYABLE', serverDay(simulator), 'NGN'],
+    ['NGN-USDC-BOOKS', serverDay(simulator), 'USD'],
+    ['EUR-SALE', '2019-02-01', 'USD'],
+    ['VALUES', serverDay(simulator), 'GBP'],
+  ]);
+  // A USD payable is a USDT one: the same figures.
+  expect(tested.get('USD-PAYABLE')).toEqual(
+    tested.get('USDT-PAYABLE')!.map((row) => ({ ...row, relationship_id: 'USD-PAYABLE' })),
+  );
+  expect(simulator.writes().map((entry) => entry.path)).toEqual(['/hedges']);
+});
+
+it("on a server whose clock runs days ahead of this machine's (a fast-clock sandbox), acct judges today by the server: a payable's occurrence and a correction dated on its today are taken, its tomorrow refused", async () => {
+  // The server three days ahead, its clock stopped there: its month has ended where this machine's has not.
+  const ahead = Date.now() + 3 * DAY;
+  const simulator = await start({ realNow: () => ahead });
+  const run = (args: string[]) => simulator.hedge(args);
+  const file = writer(simulator.configDir);
+  const today = serverDay(simulator);
+  const tomorrow = dayOf(Date.parse(today) + DAY);
+  expect(today > dayOf(Date.now())).toBe(true);
+  await colleagueOpens(simulator, 'buy', 2_000, 7, 'PAYABLE-7');
+  ok(await run(['acct', 'rates', '--record', '--market', MARKET]));
+  const [recorded] = okJson(await run(['acct', 'rates', '--market', MARKET, '--json']));
+  expect(recorded.date).toBe(today);
+  const item = { currency: 'USDT', amount: '-2000', kind: 'firm' };
+  const path = file('p.json', deskRelationship('PAYABLE-7', 'PAYABLE-7', today, item, { functional_currency: 'NGN' }));
+  ok(await run(['acct', 'designate', path]));
+  exits(
+    await run(['acct', 'event', 'PAYABLE-7', '--occurred', tomorrow]),
+    2,
+    `--occurred: ${tomorrow} is after today (${today})`,
+  );
+  ok(await run(['acct', 'event', 'PAYABLE-7', '--occurred', today]));
+  const restated = (date: string) => file('fix.csv', ratesText((Number(recorded.spot) + 1).toFixed(2), [date]));
+  const correct = ['--market', MARKET, '--quote', `NGN per USDT`, '--correct', '--reason', 'the fixing'];
+  exits(await run(['acct', 'rates', restated(tomorrow), ...correct]), 2, `date: ${tomorrow} is after today (${today})`);
+  ok(await run(['acct', 'rates', restated(today), ...correct]));
+  const corrected = okJson(await run(['acct', 'rates', '--market', MARKET, '--json']));
+  expect(corrected.map((rate: { spot: string }) => Number(rate.spot))).toEqual([
+    Number((Number(recorded.spot) + 1).toFixed(2)),
+  ]);
+  expect(okJson(await run(['acct', 'log', 'PAYABLE-7', '--json'])).map((row: { what: string }) => row.what)).toEqual([
+    `designated as of ${today}`,
+    `occurred ${today}`,
+  ]);
+  expect(simulator.writes().map((entry) => entry.path)).toEqual(['/hedges']);
 });

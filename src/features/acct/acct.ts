@@ -5,7 +5,7 @@ import { UsageError } from '../../core/errors.js';
 import { utcDay } from '../../core/utc-text.js';
 import { readNumber } from '../../core/number-format.js';
 import { sameReference } from '../../core/input.js';
-import { asFunctional } from '../../core/markets.js';
+import { asFunctional, pairOf } from '../../core/markets.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { HedgeClient } from '../../platform/api/client.js';
 import { readHistoryRecord } from '../../platform/api/wire/fields.js';
@@ -13,7 +13,7 @@ import type { HistoryFacts } from '../../core/wire.js';
 import { readDeal, type DealHedges } from '../book/deal.js';
 import { recordStanding } from '../book/book.js';
 import { walkHistory } from '../report/report.js';
-import { appendRecords, readRecords, type AcctRecord } from './acct-store.js';
+import { appendRecords, noKeyConfigured, readRecords, type AcctRecord } from './acct-store.js';
 import type { JsonObject } from '../../core/objects.js';
 import { rateProblem, type Relationship, type ValueLine } from './acct-files.js';
 import { absCents, add, div, exact, exactNumber, exactText, sub, toCents, type Exact } from './acct-money.js';
@@ -168,12 +168,19 @@ export function parseQuote(raw: string | undefined) {
 /** How the market's rates turn the hedged item's currency into the functional currency. */
 function quoteFor(relationship: Relationship, quote: string) {
   const [, units, per] = QUOTE.exec(quote)!;
-  const currency = relationship.hedged_item.currency;
-  if (currency !== units && currency !== per)
+  const currency = asFunctional(relationship.hedged_item.currency);
+  if (currency !== asFunctional(units) && currency !== asFunctional(per))
     throw new UsageError(
-      `hedged_item.currency: ${currency} is not a currency of ${relationship.market}'s rates (${quote}); expected ${per} or ${units}.`,
+      `hedged_item.currency: ${relationship.hedged_item.currency} is not a currency of ${relationship.market}'s rates (${quote}); expected ${per} or ${units}.`,
     );
-  return { functionalPerForeign: currency === per };
+  return { functionalPerForeign: currency === asFunctional(per) };
+}
+
+/** A market's two currencies: as the markets list or its id tells them (pairOf), else its name read as two codes
+ * (`EURUSD`); undefined when neither does. Its price reads as `quote per base`. */
+export function marketPair(market: string, listed?: Readonly<Record<string, unknown>>) {
+  const named = /^(USDT|USDC|USD|[A-Z]{3})([A-Z]{3,5})$/.exec(market);
+  return pairOf(market, listed) ?? (named ? { base: named[1], quote: named[2] } : undefined);
 }
 
 // ---- Designation and events ----
@@ -206,7 +213,7 @@ async function referenceHedges(client: HedgeClient, reference: string) {
     entry_rate: hedge.struck_rate == null ? null : String(hedge.struck_rate),
     maturity: maturityDay(hedge),
   }));
-  return { all: deal.hedges.length, held };
+  return { all: deal.hedges.length, held, markets: new Set(deal.hedges.map((hedge) => hedge.market.toUpperCase())) };
 }
 
 /** Refuses a relationship that cannot be recorded (one line naming the field), then records it with its hash;
@@ -217,10 +224,10 @@ export async function designate(
   recordedLate: string | undefined,
   beforeRecord?: (designation: Designation) => void,
 ) {
-  const { instrument } = relationship;
+  const { instrument, market } = relationship;
   // The references are checked against the hedge records (a read) before anything is recorded; the books' today is
   // then the server's, learned from those answers.
-  let today = utcDay(ctx.clock.now());
+  let today: string;
   const held: HeldHedge[] = [];
   if ('references' in instrument) {
     const client = await ctx.client();
@@ -234,10 +241,15 @@ export async function designate(
         throw new UsageError(
           `instrument.references: every hedge carrying ${reference} is already closed; a designation names hedges still held, or give --recorded-late REASON.`,
         );
+      const other = [...found.markets].find((each) => each !== market);
+      if (other)
+        throw new UsageError(
+          `market: ${market} is not the market of the hedges carrying ${reference} (${other}); expected ${other}, whose rates value them.`,
+        );
       held.push(...found.held);
     }
     today = serverDay(client);
-  }
+  } else today = await booksToday(ctx);
   const at = relationship.designated_at;
   if (at > today)
     throw new UsageError(
@@ -268,6 +280,8 @@ export async function designate(
         throw new UsageError(
           `id: ${relationship.id} is already designated; a relationship is never edited: de-designate it (hedge acct event ${relationship.id} --de-designate DATE --reason …) and designate a new one under another id.`,
         );
+      const problem = currencyProblem(relationship, recorded(records).rates.get(market)?.quote);
+      if (problem) throw new UsageError(problem);
       sharesWithin(relationship, relationships.values(), today);
       return [
         {
@@ -301,6 +315,28 @@ function sharesWithin(rel: Relationship, others: Iterable<Designation>, today: s
     throw new UsageError(
       `ratio: ${rel.ratio} of the hedges carrying ${mine.join(', ')} with ${sharing.map((other) => `${other.relationship.id}'s ${other.relationship.ratio}`).join(' and ')} designates more than the whole of them; the shares of one hedge across live relationships are at most 1 (de-designate ${sharing.map((other) => other.relationship.id).join(', ')}, or designate a smaller share).`,
     );
+}
+
+/** What the market's currencies refuse of a relationship (one line naming the field), or nothing: the item's currency
+ * is one of the market's (its recorded rates', else its name's), the books' currency too, and not the item's (no
+ * currency risk). Without a rate of the market recorded, the books' currency is named: a relationship valued from a
+ * file has nothing else to tell it. */
+function currencyProblem(rel: Relationship, quote: string | undefined) {
+  const { market, functional_currency: named, hedged_item: item } = rel;
+  if (!quote && !named)
+    return `functional_currency: no rate of ${market} is recorded to tell the books' currency; name it (such as "NGN"), or record ${market}'s rates first (hedge acct rates).`;
+  const quoted = quote && QUOTE.exec(quote);
+  const pair = quoted ? { base: quoted[2], quote: quoted[1] } : marketPair(market);
+  const among = (code: string) =>
+    !pair || [pair.base, pair.quote].some((each) => asFunctional(each) === asFunctional(code));
+  const allowed = pair && `${market}'s currencies, ${pair.base} or ${pair.quote} (USDT and USDC read as USD)`;
+  if (!among(item.currency))
+    return `hedged_item.currency: ${item.currency} is not one of ${allowed}; expected one of them.`;
+  if (named && !among(named))
+    return `functional_currency: ${named} is not one of ${allowed}; expected the one the books are kept in.`;
+  const books = named ? asFunctional(named) : functionalCurrency(rel, quote!);
+  if (asFunctional(item.currency) === books)
+    return `hedged_item.currency: ${item.currency} is the books' own currency (${books}), which carries no currency risk; expected an item in ${market}'s other currency.`;
 }
 
 /** What the framework's table refuses of a relationship (one line naming the field), or nothing. */
@@ -347,7 +383,7 @@ export const EVENT_KINDS = [
  * rebalancing (IFRS 9) or the instrument's termination; none dated after today. With `correction`, the event record
  * it names is replaced by this one, for the reason given (an appended correction: the earlier record stays). */
 export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?: { record: number; reason: string }) {
-  const today = utcDay(ctx.clock.now());
+  const today = await booksToday(ctx);
   const option = EVENT_KINDS.find((kind) => kind[2] === event.type)![1];
   if (event.date > today)
     throw new UsageError(
@@ -429,14 +465,19 @@ export async function recordClose(ctx: AcctPorts, close: Close) {
   });
 }
 
-/** The books' today: the server's, learned from its answers, where a relationship is of the desk's hedges; else this
- * machine's. */
-export async function booksToday(ctx: AcctPorts, { relationships }: Recorded) {
-  if (![...relationships.values()].some(({ relationship }) => 'references' in relationship.instrument))
-    return utcDay(ctx.clock.now());
-  // One read teaches the server's time.
-  const client = await ctx.client();
-  await client.listPositions();
+/** The server, for a store with a key; none for the keyless `local` store. */
+export const serverOf = (ctx: AcctPorts) =>
+  ctx.client().catch((error: unknown) => {
+    if (noKeyConfigured(error)) return undefined;
+    throw error;
+  });
+
+/** The books' today: the server's, learned from its answers, for every store with a key (its answers so far, else one
+ * read); this machine's for the keyless `local` store, which has no server. */
+export async function booksToday(ctx: AcctPorts) {
+  const client = await serverOf(ctx);
+  if (!client) return utcDay(ctx.clock.now());
+  if (client.transport.serverNow().assumed) await client.listPositions();
   return serverDay(client);
 }
 
@@ -885,7 +926,9 @@ function itemChange(rel: Relationship, quote: Quote, amount: Exact, start: RateR
 /** The relationship's functional currency: as its file names it, else the rates' other currency than the item's. */
 export function functionalCurrency(rel: Relationship, quote: string) {
   const [, units, per] = QUOTE.exec(quote)!;
-  return asFunctional(rel.functional_currency ?? (rel.hedged_item.currency === per ? units : per));
+  return asFunctional(
+    rel.functional_currency ?? (asFunctional(rel.hedged_item.currency) === asFunctional(per) ? units : per),
+  );
 }
 
 /** `2026-11`, `2026-Q4` or `2026`: the first and last day of the period. */

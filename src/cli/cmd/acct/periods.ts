@@ -358,7 +358,7 @@ export const close = {
       throw new UsageError(
         `--period: ${overlapping.period} is closed already (${overlapping.from} to ${overlapping.to}); a closed period never changes: what changes in it later posts adjusting entries in the first open period.`,
       );
-    const today = await booksToday(ctx, state);
+    const today = await booksToday(ctx);
     if (period.to >= today)
       throw new UsageError(`--period: ${name} has not ended (today is ${today}); close it after ${period.to}.`);
     // Every relationship valued up to the period's end: a missing rate is refused naming its date.

@@ -10,7 +10,7 @@ import {
 } from '../command-input.js';
 import { inputFileProblems, readInputFile, type InputPorts } from '../../../features/write/input-file.js';
 import { FIX_ROWS, parseRatesFile, rateProblem } from '../../../features/acct/acct-files.js';
-import { parseQuote, readState, recordRates } from '../../../features/acct/acct.js';
+import { booksToday, parseQuote, readState, recordRates } from '../../../features/acct/acct.js';
 import { recordsElsewhere } from '../../../features/acct/acct-store.js';
 import { RATE_FIELDS } from '../../../features/acct/acct-view.js';
 import { exact, exactNumber, exactText } from '../../../features/acct/acct-money.js';
@@ -76,7 +76,7 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
     const read = parseRatesFile(text, sourceName, market);
     if ('problems' in read) throw inputFileProblems(sourceName, read.problems, FIX_ROWS);
     // Corrections, not guesses: a rate is recorded for a day that has come (a wrong one is corrected, never replaced).
-    const today = utcDay(ctx.clock.now());
+    const today = await booksToday(ctx);
     const future = read.rows.find((row) => row.date > today);
     if (future)
       throw new UsageError(
