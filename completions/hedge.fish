@@ -353,7 +353,7 @@ complete -c hedge -n '__hedge_path_is acct designate' -l recorded-late -x -d 're
 complete -c hedge -n '__hedge_path_is acct designate' -l markdown -d 'print the memo in Markdown'
 complete -c hedge -n '__hedge_path_is acct designate' -l html -r -F -d 'also write the memo as a self-contained HTML page (no script, A4 printable)'
 complete -c hedge -n '__hedge_path_is acct rates' -l market -x -d 'the market the rates are of, e.g. EURUSD or USDTNGN'
-complete -c hedge -n '__hedge_path_is acct rates' -l quote -x -d 'how the rates read, once: "USD per EUR", "NGN per USDT"'
+complete -c hedge -n '__hedge_path_is acct rates' -l quote -x -d 'how the FILE\'s rates read, once: "USD per EUR", "NGN per USDT" (--record takes the server\'s)'
 complete -c hedge -n '__hedge_path_is acct rates' -l record -d 'record today\'s mid price of --market from the API instead of a file'
 complete -c hedge -n '__hedge_path_is acct rates' -l correct -d 'correct the file\'s dates recorded already with other figures (an appended correction; needs --reason)'
 complete -c hedge -n '__hedge_path_is acct rates' -l reason -x -d 'with --correct: why the recorded rates are wrong'

@@ -1,11 +1,13 @@
 // End to end on the simulator: the books belong to the account a key opens (two servers on one machine never see or
-// block each other; a new key of the account keeps them), whatever designate accepts every later command values, and
-// every acct command judges today by the server's clock. What is asserted is the records as hedge reads them back and
-// the simulator's own state: no acct command sends a write.
+// block each other; a new key of the account keeps them), whatever designate accepts every later command values,
+// every acct command judges today by the server's clock, and a market's rates are checked against the server's price
+// and can be corrected back after a wrong import. What is asserted is the records as hedge reads them back and the
+// simulator's own state: no acct command sends a write.
+import { execSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exits, ok, okJson } from '../support/cli-runs.js';
-import { colleagueOpens, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { apiData, colleagueOpens, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { KEY_A, KEY_B, KEY_C } from '../support/keys.js';
 import { ROOT } from '../support/hedge-cli.js';
 
@@ -226,4 +228,60 @@ it("on a server whose clock runs days ahead of this machine's (a fast-clock sand
     `occurred ${today}`,
   ]);
   expect(simulator.writes().map((entry) => entry.path)).toEqual(['/hedges']);
+});
+
+it("rates checked: --record takes no --quote; a file the other way round, or an order of magnitude from the server's price, is refused naming both; rates recorded the wrong way round are corrected back, and --record goes on", async () => {
+  const now = Date.now();
+  const simulator = await start({ realNow: () => now });
+  const run = (args: string[], env?: Record<string, string>) => simulator.hedge(args, { env });
+  const file = writer(simulator.configDir);
+  const [listed] = (await apiData(simulator, 'GET', '/markets')) as Array<{ market: string; price: number }>;
+  expect(listed.market).toBe(MARKET);
+  const [before, yesterday] = [2, 1].map((days) => dayOf(now - days * DAY));
+  exits(
+    await run(['acct', 'rates', '--record', '--market', MARKET, '--quote', 'NGN per USDT']),
+    2,
+    "--quote: goes with a FILE; --record records the server's price the way the server quotes it.",
+  );
+  const rates = (spot: string, dates = [before, yesterday]) => file('rates.csv', ratesText(spot, dates));
+  const price = String(listed.price);
+  exits(
+    await run(['acct', 'rates', rates(price), '--market', MARKET, '--quote', 'USDT per NGN']),
+    2,
+    `--quote: the server quotes ${MARKET} as NGN per USDT; expected that direction`,
+  );
+  const tooSmall = exits(
+    await run(['acct', 'rates', rates('1.53'), '--market', MARKET, '--quote', 'NGN per USDT']),
+    2,
+    `spot: 1.53 on ${before} is an order of magnitude from the server's price of ${MARKET} (${price} NGN per USDT)`,
+  );
+  expect(tooSmall.stderr.trim().split('\n')).toHaveLength(1);
+  expect(okJson(await run(['acct', 'rates', '--market', MARKET, '--json']))).toEqual([]);
+
+  // Rates an earlier hedge recorded the wrong way round (here: kept with no key, then moved into the account's
+  // store as hedge says how).
+  const keyless = { HEDGE_API_KEY: '', HEDGE_BASE_URL: '' };
+  ok(await run(['acct', 'rates', rates(price), '--market', MARKET, '--quote', 'USDT per NGN'], keyless));
+  const hint = ok(await run(['acct', 'rates', '--market', MARKET]));
+  execSync(/move them here: (mv \S+ \S+?)\.( |$)/.exec(`${hint.stdout}${hint.stderr}`.replace(/\s+/g, ' '))![1]);
+  exits(
+    await run(['acct', 'rates', '--record', '--market', MARKET]),
+    2,
+    `--record: ${MARKET}'s rates are recorded as USDT per NGN, not as the server quotes its price (NGN per USDT); correct every recorded date first`,
+  );
+  const fix = ['--market', MARKET, '--quote', 'NGN per USDT', '--correct', '--reason', 'quoted the wrong way round'];
+  exits(
+    await run(['acct', 'rates', rates(price, [yesterday]), ...fix]),
+    2,
+    `--quote: ${MARKET}'s rates are recorded as USDT per NGN; expected the same, or NGN per USDT in a correction restating every recorded date (--correct --reason TEXT; 1 missing, such as ${before})`,
+  );
+  ok(await run(['acct', 'rates', rates(price), ...fix]));
+  ok(await run(['acct', 'rates', '--record', '--market', MARKET]));
+  const recorded = okJson(await run(['acct', 'rates', '--market', MARKET, '--json']));
+  expect(recorded.map((rate: { date: string; spot: string }) => [rate.date, rate.spot])).toEqual([
+    [before, price],
+    [yesterday, price],
+    [dayOf(now), price],
+  ]);
+  expect(simulator.writes()).toEqual([]);
 });

@@ -5,7 +5,7 @@ import { UsageError } from '../../core/errors.js';
 import { utcDay } from '../../core/utc-text.js';
 import { readNumber } from '../../core/number-format.js';
 import { sameReference } from '../../core/input.js';
-import { asFunctional, pairOf } from '../../core/markets.js';
+import { asFunctional, findMarket, pairOf } from '../../core/markets.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { HedgeClient } from '../../platform/api/client.js';
 import { readHistoryRecord } from '../../platform/api/wire/fields.js';
@@ -15,7 +15,7 @@ import { recordStanding } from '../book/book.js';
 import { walkHistory } from '../report/report.js';
 import { appendRecords, noKeyConfigured, readRecords, type AcctRecord } from './acct-store.js';
 import type { JsonObject } from '../../core/objects.js';
-import { rateProblem, type Relationship, type ValueLine } from './acct-files.js';
+import { rateProblem, type RatesFileRow, type Relationship, type ValueLine } from './acct-files.js';
 import { absCents, add, div, exact, exactNumber, exactText, sub, toCents, type Exact } from './acct-money.js';
 import {
   FRAMEWORK_RULES,
@@ -111,6 +111,8 @@ export function recorded(records: readonly AcctRecord[]) {
     } else if (record.kind === 'rates' || body.of === 'rates') {
       // A correction stands in for what it corrects from then on; the record it corrects stays as it was.
       const market = rates.get(body.market) ?? { quote: body.quote, rows: new Map() };
+      // A correction restating every date under a new quote says it.
+      if (body.quote) market.quote = body.quote;
       for (const row of body.rows as Array<Record<string, string>>) market.rows.set(row.date, rateRow(row));
       rates.set(body.market, market);
     } else {
@@ -529,31 +531,45 @@ export function lifeOf({ relationship: rel, events }: Designation) {
 }
 
 /** Appends a market's rates; a date already recorded with other figures is refused (recorded rates never change); with
- * `correction`, the dates recorded with other figures are corrected (an appended correction: the earlier record stays). */
+ * `correct` (its reason), the dates recorded with other figures are corrected (an appended correction: the earlier
+ * record stays), or every recorded date restated under a new quote. `record`: the server's price, as it quotes it. */
 export async function recordRates(
   ctx: AcctPorts,
   market: string,
   quote: string,
   rows: Array<Record<string, string>>,
-  correction?: { reason: string },
+  { correct, record }: { correct?: string; record?: boolean } = {},
 ) {
   let added = 0;
-  await appendRecords(ctx, correction ? 'correction' : 'rates', (records) => {
-    const existing = recorded(records).rates.get(market);
-    if (!correction && existing && existing.quote !== quote)
+  await appendRecords(ctx, correct === undefined ? 'rates' : 'correction', (records) => {
+    const state = recorded(records);
+    const existing = state.rates.get(market);
+    // A direction changes only by a correction restating every recorded date: rows of two quotes never mix.
+    const requotes = existing !== undefined && existing.quote !== quote;
+    if (requotes && record)
       throw new UsageError(
-        `--quote: ${market}'s rates are recorded as ${existing.quote}; expected the same direction.`,
+        `--record: ${market}'s rates are recorded as ${existing.quote}, not as the server quotes its price (${quote}); correct every recorded date first (hedge acct rates FILE --market ${market} --quote "${quote}" --correct --reason TEXT).`,
       );
-    // Without `correction` the dates not recorded yet; with it, those recorded with other figures.
+    const missing = requotes ? [...existing.rows.keys()].filter((date) => !rows.some((row) => row.date === date)) : [];
+    if (requotes && (correct === undefined || missing.length))
+      throw new UsageError(
+        `--quote: ${market}'s rates are recorded as ${existing.quote}; expected the same, or ${quote} in a correction restating every recorded date (--correct --reason TEXT${missing.length ? `; ${missing.length} missing, such as ${missing.sort()[0]}` : ''}).`,
+      );
+    // A market's first rates, or a new quote, value the relationships designated on it: they must fit them.
+    for (const { relationship } of existing && !requotes ? [] : state.relationships.values()) {
+      const problem = relationship.market === market && currencyProblem(relationship, quote);
+      if (problem) throw new UsageError(`--quote: ${quote} cannot value ${relationship.id} (${problem})`);
+    }
+    // Without `correct` the dates not recorded yet; with it, those recorded with other figures (all under a new quote).
     const fresh = rows.filter((row) => {
       const earlier = existing?.rows.get(row.date);
-      if (!earlier && correction)
+      if (!earlier && correct !== undefined)
         throw new UsageError(
           `--correct: no rate of ${market} is recorded for ${row.date}; import it without --correct.`,
         );
-      if (!earlier) return true;
+      if (!earlier || requotes) return true;
       const same = sameRate(earlier, rateRow(row));
-      if (!same && !correction)
+      if (!same && correct === undefined)
         throw new UsageError(
           `date: ${row.date} is recorded already with other rates for ${market}; recorded rates are never changed: correct them with --correct --reason TEXT.`,
         );
@@ -562,10 +578,42 @@ export async function recordRates(
     added = fresh.length;
     if (!fresh.length) return [];
     return [
-      correction ? { of: 'rates', market, rows: fresh, reason: correction.reason } : { market, quote, rows: fresh },
+      correct === undefined
+        ? { market, quote, rows: fresh }
+        : { of: 'rates', market, ...(requotes && { quote }), rows: fresh, reason: correct },
     ];
   });
   return added;
+}
+
+/** A file's rates against the server's price of their market, where it lists it: in the server's direction (the one
+ * --record adds to), and within ten times its price (a file quoted the wrong way round, or in other units, is not). */
+export async function nearServerPrice(
+  client: HedgeClient,
+  market: string,
+  quote: string,
+  rows: RatesFileRow[],
+  file: string,
+) {
+  const { markets } = await client.listMarkets();
+  const listed = findMarket(markets, market);
+  const pair = listed && marketPair(market, listed);
+  if (!pair) return;
+  const direction = `${pair.quote} per ${pair.base}`;
+  if (quote !== direction)
+    throw new UsageError(
+      `--quote: the server quotes ${market} as ${direction}; expected that direction, the one --record adds its price to.`,
+    );
+  const price = exactNumber(listed.price);
+  if (price[0] <= 0n) return;
+  for (const row of rows)
+    for (const column of ['spot', 'forward'] as const) {
+      const rate = row[column] === undefined ? undefined : exact(row[column]);
+      if (rate && (rate[0] * price[1] >= 10n * price[0] * rate[1] || 10n * rate[0] * price[1] <= price[0] * rate[1]))
+        throw new UsageError(
+          `${file}: ${column}: ${row[column]} on ${row.date} is an order of magnitude from the server's price of ${market} (${listed.price} ${direction}); expected a rate within ten times of it.`,
+        );
+    }
 }
 
 /** The same figures (1.2 and 1.20 are one rate) are no change. */
