@@ -378,35 +378,3 @@ describe('hedge acct close: a closed period prints as it was closed; what change
     expect(new Set(all.map((line: { entry_id: string }) => line.entry_id)).size).toBe(new Set(ids).size);
   });
 });
-
-describe('no silent zero', () => {
-  it('a relationship whose hedges cannot be read (the demo reset under it) is refused naming them, never valued at 0', async () => {
-    const dir = folder();
-    const run = (args: string[]) => hedgeIn(dir, ['--demo', ...args]);
-    ok(await run(['open', 'USDTNGN', 'buy', '1000', '--tenor', '7', '--ref', 'PAY-1', '--yes']));
-    ok(await run(['acct', 'rates', '--record', '--market', 'USDTNGN']));
-    const [rate] = okJson(await run(['acct', 'rates', '--market', 'USDTNGN', '--json']));
-    const relationship = {
-      ...EXAMPLE,
-      id: 'DEMO-1',
-      framework: 'ifrs9',
-      market: 'USDTNGN',
-      functional_currency: 'USD',
-      designated_at: rate.date,
-      hedged_item: { ...EXAMPLE.hedged_item, currency: 'NGN', amount: '1000000', expected_date: '2099-12-31' },
-      instrument: { references: ['PAY-1'] },
-      designation: 'spot',
-      excluded: 'pnl',
-    };
-    const path = join(dir, 'demo.json');
-    writeFileSync(path, JSON.stringify(relationship));
-    ok(await run(['acct', 'designate', path]));
-    ok(await run(['acct', 'test', 'DEMO-1']));
-    // Its id completes in the shells for the demo's account: the ids hedge last read, kept beside its journal.
-    expect(JSON.parse(readFileSync(join(dir, 'completion-words.json'), 'utf8'))['relationships@demo']).toEqual([
-      'DEMO-1',
-    ]);
-    ok(await run(['demo', 'reset', '--yes']));
-    exits(await run(['acct', 'test', 'DEMO-1']), 2, 'instrument.references: no hedge of this account carries PAY-1');
-  });
-});

@@ -258,6 +258,7 @@ it('acct designate on a server that leaves an early-closed hedge `filled` (alpha
       designated_at: today,
       objective: 'Fix the dollar cost of a naira payable.',
       market: MARKET,
+      functional_currency: 'USD',
       hedged_item: {
         description: 'A payable',
         currency: 'NGN',

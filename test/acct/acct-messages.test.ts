@@ -122,6 +122,7 @@ it('a receivable designated against a sell is recorded as given, with a warning 
     designated_at: day,
     objective: 'Fix the dollar value of a naira receivable.',
     market: MARKET,
+    functional_currency: 'USD',
     hedged_item: {
       description: 'Invoice 7',
       currency: 'NGN',

@@ -729,7 +729,7 @@ export const JOURNAL = book('journal', 'local', 'The record of every action (thi
 export const DEMO_RESET = subcommand(
   'reset',
   'local',
-  'Start the --demo simulator afresh (deletes its state: test funds only)',
+  'Start the --demo simulator afresh (deletes its state, test funds only, and its accounting records)',
   {
     examples: ['hedge demo reset'],
   },
@@ -786,7 +786,7 @@ export const ACCT_RATES = subcommand(
       '--market <market>',
       'the market the rates are of, e.g. EURUSD or USDTNGN',
       '--quote <direction>',
-      'how the rates read, once: "USD per EUR", "NGN per USDT"',
+      'how the FILE\'s rates read, once: "USD per EUR", "NGN per USDT" (--record takes the server\'s)',
       '--record',
       "record today's mid price of --market from the API instead of a file",
       '--correct',

@@ -179,19 +179,6 @@ export function fromValues(designation: Designation, lines: readonly ValueLine[]
  * its critical terms where that is its method. */
 export type Computed = ReturnType<typeof valueRelationship>;
 
-/** The relationship's points up to `until` (today when not given: the server's, for the desk's hedges), valued from
- * the rates (and the desk's hedges, read before, where they are its instrument). */
-export async function compute(
-  ctx: AcctPorts,
-  designation: Designation,
-  rates: Map<string, MarketRates>,
-  until: string | undefined,
-  option: string,
-) {
-  const desk = await deskFacts(ctx, designation);
-  return valueRelationship(designation, rates, until ?? desk?.today ?? utcDay(ctx.clock.now()), option, desk);
-}
-
 /** A point's rate read as a desk hedge is marked at it. */
 const markOf = (row: RateRow): Mark => ({
   date: row.date,

@@ -19,10 +19,9 @@ import {
   recorded,
   type AcctPorts,
   type Close,
-  type Designation,
   type Recorded,
 } from './acct.js';
-import { appendRecords } from './acct-store.js';
+import { appendRecords, recordsElsewhere } from './acct-store.js';
 import type { JsonObject } from '../../core/objects.js';
 
 type Row = Record<string, unknown>;
@@ -72,17 +71,13 @@ const notValued = (error: unknown) =>
 /** The relationships a request is of that were designated by `until`, with what each is valued from: its desk
  * hedges read from the server now, or its values file read now. */
 async function gather(ctx: LedgerPorts, state: Recorded, request: BooksRequest, until: string) {
-  const chosen = request.id === undefined ? [...state.relationships.values()] : [state.relationships.get(request.id)];
-  if (chosen[0] === undefined)
-    throw new UsageError(
-      `id: ${request.id === undefined ? 'no relationship is designated yet' : `no relationship ${request.id} is designated`}; record one with hedge acct designate FILE.`,
-    );
+  const chosen = request.id === undefined ? [...state.relationships.values()] : [state.relationships.get(request.id)!];
   for (const id of request.values.keys())
     if (!state.relationships.has(id))
       throw new UsageError(`--values: no relationship ${id} is designated; hedge acct list lists them.`);
   const inputs = new Map<string, Input>();
   const failed: NotValued[] = [];
-  for (const { relationship: rel } of chosen as Designation[]) {
+  for (const { relationship: rel } of chosen) {
     if (rel.designated_at > until) continue;
     await checkpoint(ctx);
     try {
@@ -485,11 +480,13 @@ async function ledger(
  * today); a range wholly in closed months is printed as posted, nothing computed. */
 export async function booksFor(ctx: LedgerPorts, request: BooksRequest) {
   const state = await readState(ctx);
-  const today = await booksToday(ctx, state);
+  if (request.id === undefined ? !state.relationships.size : !state.relationships.has(request.id))
+    throw new UsageError(
+      `id: ${request.id === undefined ? 'no relationship is designated yet' : `no relationship ${request.id} is designated`}; record one with hedge acct designate FILE.${state.relationships.size ? '' : await recordsElsewhere(ctx)}`,
+    );
+  const today = await booksToday(ctx);
   const until = request.to === undefined || request.to > today ? today : request.to;
   const chosen = (row: Row) => request.id === undefined || row.relationship_id === request.id;
-  if (request.id !== undefined && !state.relationships.has(request.id))
-    throw new UsageError(`id: no relationship ${request.id} is designated; record one with hedge acct designate FILE.`);
   if (until <= closedTo(state.closes)) {
     const within = (date: unknown) => String(date) >= (request.from ?? '') && String(date) <= until;
     const posted = (kind: 'test' | 'reserve' | 'journal', date: string) =>
@@ -562,7 +559,7 @@ export async function closeMonths(
   values: ReadonlyMap<string, string>,
 ) {
   const state = await readState(ctx);
-  const today = await booksToday(ctx, state);
+  const today = await booksToday(ctx);
   if (period.to >= today)
     throw new UsageError(`--period: ${period.name} has not ended (today is ${today}); close it after ${period.to}.`);
   monthsToClose(state, period);

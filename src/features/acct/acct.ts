@@ -4,16 +4,27 @@
 import { UsageError } from '../../core/errors.js';
 import { utcDay } from '../../core/utc-text.js';
 import { sameReference } from '../../core/input.js';
-import { asFunctional } from '../../core/markets.js';
+import { asFunctional, findMarket, pairOf } from '../../core/markets.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { HedgeClient } from '../../platform/api/client.js';
 import { readHistoryRecord } from '../../platform/api/wire/fields.js';
 import { readDeal } from '../book/deal.js';
 import { recordStanding } from '../book/book.js';
 import { walkHistory } from '../report/report.js';
-import { appendRecords, readRecords, type AcctRecord } from './acct-store.js';
-import type { Relationship } from './acct-files.js';
-import { absCents, add, centsText, div, exact, MAX_CENTS, sub, toCents, type Exact } from './acct-money.js';
+import { appendRecords, noKeyConfigured, readRecords, type AcctRecord } from './acct-store.js';
+import type { RatesFileRow, Relationship } from './acct-files.js';
+import {
+  absCents,
+  add,
+  centsText,
+  div,
+  exact,
+  exactNumber,
+  MAX_CENTS,
+  sub,
+  toCents,
+  type Exact,
+} from './acct-money.js';
 import { FRAMEWORK_RULES, type RateRow, type RuleEvent } from './acct-rules.js';
 
 /** What the accounting flows use of a command's context. */
@@ -90,6 +101,8 @@ export function recorded(records: readonly AcctRecord[]) {
     } else if (record.kind === 'rates' || body.of === 'rates') {
       // A correction stands in for what it corrects from then on; the record it corrects stays as it was.
       const market = rates.get(body.market) ?? { quote: body.quote, rows: new Map() };
+      // A correction restating every date under a new quote says it.
+      if (body.quote) market.quote = body.quote;
       for (const row of body.rows as Array<Record<string, string>>) market.rows.set(row.date, rateRow(row));
       rates.set(body.market, market);
     } else {
@@ -143,12 +156,19 @@ export function parseQuote(raw: string | undefined) {
 /** How the market's rates turn the hedged item's currency into the functional currency. */
 export function quoteFor(relationship: Relationship, quote: string) {
   const [, units, per] = QUOTE.exec(quote)!;
-  const currency = relationship.hedged_item.currency;
-  if (currency !== units && currency !== per)
+  const currency = asFunctional(relationship.hedged_item.currency);
+  if (currency !== asFunctional(units) && currency !== asFunctional(per))
     throw new UsageError(
-      `hedged_item.currency: ${currency} is not a currency of ${relationship.market}'s rates (${quote}); expected ${per} or ${units}.`,
+      `hedged_item.currency: ${relationship.hedged_item.currency} is not a currency of ${relationship.market}'s rates (${quote}); expected ${per} or ${units}.`,
     );
-  return { functionalPerForeign: currency === per };
+  return { functionalPerForeign: currency === asFunctional(per) };
+}
+
+/** A market's two currencies: as the markets list or its id tells them (pairOf), else its name read as two codes
+ * (`EURUSD`); undefined when neither does. Its price reads as `quote per base`. */
+export function marketPair(market: string, listed?: Readonly<Record<string, unknown>>) {
+  const named = /^(USDT|USDC|USD|[A-Z]{3})([A-Z]{3,5})$/.exec(market);
+  return pairOf(market, listed) ?? (named ? { base: named[1], quote: named[2] } : undefined);
 }
 
 // ---- Designation and events ----
@@ -181,7 +201,7 @@ async function referenceHedges(client: HedgeClient, reference: string) {
     entry_rate: hedge.struck_rate == null ? null : String(hedge.struck_rate),
     maturity: maturityDay(hedge),
   }));
-  return { all: deal.hedges.length, held };
+  return { all: deal.hedges.length, held, markets: new Set(deal.hedges.map((hedge) => hedge.market.toUpperCase())) };
 }
 
 /** Refuses a relationship that cannot be recorded (one line naming the field), then records it with its hash;
@@ -192,10 +212,10 @@ export async function designate(
   recordedLate: string | undefined,
   beforeRecord?: (designation: Designation) => void,
 ) {
-  const { instrument } = relationship;
+  const { instrument, market } = relationship;
   // The references are checked against the hedge records (a read) before anything is recorded; the books' today is
   // then the server's, learned from those answers.
-  let today = utcDay(ctx.clock.now());
+  let today: string;
   const held: HeldHedge[] = [];
   if ('references' in instrument) {
     const client = await ctx.client();
@@ -209,10 +229,15 @@ export async function designate(
         throw new UsageError(
           `instrument.references: every hedge carrying ${reference} is already closed; a designation names hedges still held, or give --recorded-late REASON.`,
         );
+      const other = [...found.markets].find((each) => each !== market);
+      if (other)
+        throw new UsageError(
+          `market: ${market} is not the market of the hedges carrying ${reference} (${other}); expected ${other}, whose rates value them.`,
+        );
       held.push(...found.held);
     }
     today = serverDay(client);
-  }
+  } else today = await booksToday(ctx);
   const at = relationship.designated_at;
   if (at > today)
     throw new UsageError(
@@ -251,6 +276,8 @@ export async function designate(
         throw new UsageError(
           `id: ${relationship.id} is already designated; a relationship is never edited: de-designate it (hedge acct event ${relationship.id} --de-designate DATE --reason …) and designate a new one under another id.`,
         );
+      const problem = currencyProblem(relationship, recorded(records).rates.get(market)?.quote);
+      if (problem) throw new UsageError(problem);
       sharesWithin(relationship, relationships.values(), today);
       return [
         {
@@ -284,6 +311,28 @@ function sharesWithin(rel: Relationship, others: Iterable<Designation>, today: s
     throw new UsageError(
       `ratio: ${rel.ratio} of the hedges carrying ${mine.join(', ')} with ${sharing.map((other) => `${other.relationship.id}'s ${other.relationship.ratio}`).join(' and ')} designates more than the whole of them; the shares of one hedge across live relationships are at most 1 (de-designate ${sharing.map((other) => other.relationship.id).join(', ')}, or designate a smaller share).`,
     );
+}
+
+/** What the market's currencies refuse of a relationship (one line naming the field), or nothing: the item's currency
+ * is one of the market's (its recorded rates', else its name's), the books' currency too, and not the item's (no
+ * currency risk). Without a rate of the market recorded, the books' currency is named: a relationship valued from a
+ * file has nothing else to tell it. */
+function currencyProblem(rel: Relationship, quote: string | undefined) {
+  const { market, functional_currency: named, hedged_item: item } = rel;
+  if (!quote && !named)
+    return `functional_currency: no rate of ${market} is recorded to tell the books' currency; name it (such as "NGN"), or record ${market}'s rates first (hedge acct rates).`;
+  const quoted = quote && QUOTE.exec(quote);
+  const pair = quoted ? { base: quoted[2], quote: quoted[1] } : marketPair(market);
+  const among = (code: string) =>
+    !pair || [pair.base, pair.quote].some((each) => asFunctional(each) === asFunctional(code));
+  const allowed = pair && `${market}'s currencies, ${pair.base} or ${pair.quote} (USDT and USDC read as USD)`;
+  if (!among(item.currency))
+    return `hedged_item.currency: ${item.currency} is not one of ${allowed}; expected one of them.`;
+  if (named && !among(named))
+    return `functional_currency: ${named} is not one of ${allowed}; expected the one the books are kept in.`;
+  const books = named ? asFunctional(named) : functionalCurrency(rel, quote!);
+  if (asFunctional(item.currency) === books)
+    return `hedged_item.currency: ${item.currency} is the books' own currency (${books}), which carries no currency risk; expected an item in ${market}'s other currency.`;
 }
 
 /** What the framework's table refuses of a relationship (one line naming the field), or nothing. */
@@ -330,7 +379,7 @@ export const EVENT_KINDS = [
  * rebalancing (IFRS 9) or the instrument's termination; none dated after today. With `correction`, the event record
  * it names is replaced by this one, for the reason given (an appended correction: the earlier record stays). */
 export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?: { record: number; reason: string }) {
-  const today = utcDay(ctx.clock.now());
+  const today = await booksToday(ctx);
   const option = EVENT_KINDS.find((kind) => kind[2] === event.type)![1];
   if (event.date > today)
     throw new UsageError(
@@ -402,14 +451,19 @@ export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?:
   });
 }
 
-/** The books' today: the server's, learned from its answers, where a relationship is of the desk's hedges; else this
- * machine's. */
-export async function booksToday(ctx: AcctPorts, { relationships }: Recorded) {
-  if (![...relationships.values()].some(({ relationship }) => 'references' in relationship.instrument))
-    return utcDay(ctx.clock.now());
-  // One read teaches the server's time.
-  const client = await ctx.client();
-  await client.listPositions();
+/** The server, for a store with a key; none for the keyless `local` store. */
+export const serverOf = (ctx: AcctPorts) =>
+  ctx.client().catch((error: unknown) => {
+    if (noKeyConfigured(error)) return undefined;
+    throw error;
+  });
+
+/** The books' today: the server's, learned from its answers, for every store with a key (its answers so far, else one
+ * read); this machine's for the keyless `local` store, which has no server. */
+export async function booksToday(ctx: AcctPorts) {
+  const client = await serverOf(ctx);
+  if (!client) return utcDay(ctx.clock.now());
+  if (client.transport.serverNow().assumed) await client.listPositions();
   return serverDay(client);
 }
 
@@ -461,31 +515,45 @@ export function lifeOf({ relationship: rel, events }: Designation) {
 }
 
 /** Appends a market's rates; a date already recorded with other figures is refused (recorded rates never change); with
- * `correction`, the dates recorded with other figures are corrected (an appended correction: the earlier record stays). */
+ * `correct` (its reason), the dates recorded with other figures are corrected (an appended correction: the earlier
+ * record stays), or every recorded date restated under a new quote. `record`: the server's price, as it quotes it. */
 export async function recordRates(
   ctx: AcctPorts,
   market: string,
   quote: string,
   rows: Array<Record<string, string>>,
-  correction?: { reason: string },
+  { correct, record }: { correct?: string; record?: boolean } = {},
 ) {
   let added = 0;
-  await appendRecords(ctx, correction ? 'correction' : 'rates', (records) => {
-    const existing = recorded(records).rates.get(market);
-    if (!correction && existing && existing.quote !== quote)
+  await appendRecords(ctx, correct === undefined ? 'rates' : 'correction', (records) => {
+    const state = recorded(records);
+    const existing = state.rates.get(market);
+    // A direction changes only by a correction restating every recorded date: rows of two quotes never mix.
+    const requotes = existing !== undefined && existing.quote !== quote;
+    if (requotes && record)
       throw new UsageError(
-        `--quote: ${market}'s rates are recorded as ${existing.quote}; expected the same direction.`,
+        `--record: ${market}'s rates are recorded as ${existing.quote}, not as the server quotes its price (${quote}); correct every recorded date first (hedge acct rates FILE --market ${market} --quote "${quote}" --correct --reason TEXT).`,
       );
-    // Without `correction` the dates not recorded yet; with it, those recorded with other figures.
+    const missing = requotes ? [...existing.rows.keys()].filter((date) => !rows.some((row) => row.date === date)) : [];
+    if (requotes && (correct === undefined || missing.length))
+      throw new UsageError(
+        `--quote: ${market}'s rates are recorded as ${existing.quote}; expected the same, or ${quote} in a correction restating every recorded date (--correct --reason TEXT${missing.length ? `; ${missing.length} missing, such as ${missing.sort()[0]}` : ''}).`,
+      );
+    // A market's first rates, or a new quote, value the relationships designated on it: they must fit them.
+    for (const { relationship } of existing && !requotes ? [] : state.relationships.values()) {
+      const problem = relationship.market === market && currencyProblem(relationship, quote);
+      if (problem) throw new UsageError(`--quote: ${quote} cannot value ${relationship.id} (${problem})`);
+    }
+    // Without `correct` the dates not recorded yet; with it, those recorded with other figures (all under a new quote).
     const fresh = rows.filter((row) => {
       const earlier = existing?.rows.get(row.date);
-      if (!earlier && correction)
+      if (!earlier && correct !== undefined)
         throw new UsageError(
           `--correct: no rate of ${market} is recorded for ${row.date}; import it without --correct.`,
         );
-      if (!earlier) return true;
+      if (!earlier || requotes) return true;
       const same = sameRate(earlier, rateRow(row));
-      if (!same && !correction)
+      if (!same && correct === undefined)
         throw new UsageError(
           `date: ${row.date} is recorded already with other rates for ${market}; recorded rates are never changed: correct them with --correct --reason TEXT.`,
         );
@@ -494,10 +562,42 @@ export async function recordRates(
     added = fresh.length;
     if (!fresh.length) return [];
     return [
-      correction ? { of: 'rates', market, rows: fresh, reason: correction.reason } : { market, quote, rows: fresh },
+      correct === undefined
+        ? { market, quote, rows: fresh }
+        : { of: 'rates', market, ...(requotes && { quote }), rows: fresh, reason: correct },
     ];
   });
   return added;
+}
+
+/** A file's rates against the server's price of their market, where it lists it: in the server's direction (the one
+ * --record adds to), and within ten times its price (a file quoted the wrong way round, or in other units, is not). */
+export async function nearServerPrice(
+  client: HedgeClient,
+  market: string,
+  quote: string,
+  rows: RatesFileRow[],
+  file: string,
+) {
+  const { markets } = await client.listMarkets();
+  const listed = findMarket(markets, market);
+  const pair = listed && marketPair(market, listed);
+  if (!pair) return;
+  const direction = `${pair.quote} per ${pair.base}`;
+  if (quote !== direction)
+    throw new UsageError(
+      `--quote: the server quotes ${market} as ${direction}; expected that direction, the one --record adds its price to.`,
+    );
+  const price = exactNumber(listed.price);
+  if (price[0] <= 0n) return;
+  for (const row of rows)
+    for (const column of ['spot', 'forward'] as const) {
+      const rate = row[column] === undefined ? undefined : exact(row[column]);
+      if (rate && (rate[0] * price[1] >= 10n * price[0] * rate[1] || 10n * rate[0] * price[1] <= price[0] * rate[1]))
+        throw new UsageError(
+          `${file}: ${column}: ${row[column]} on ${row.date} is an order of magnitude from the server's price of ${market} (${listed.price} ${direction}); expected a rate within ten times of it.`,
+        );
+    }
 }
 
 /** The same figures (1.2 and 1.20 are one rate) are no change. */
@@ -511,7 +611,9 @@ function sameRate(earlier: RateRow, later: RateRow) {
 /** The relationship's functional currency: as its file names it, else the rates' other currency than the item's. */
 export function functionalCurrency(rel: Relationship, quote: string) {
   const [, units, per] = QUOTE.exec(quote)!;
-  return asFunctional(rel.functional_currency ?? (rel.hedged_item.currency === per ? units : per));
+  return asFunctional(
+    rel.functional_currency ?? (asFunctional(rel.hedged_item.currency) === asFunctional(per) ? units : per),
+  );
 }
 
 /** `2026-11`, `2026-Q4` or `2026`: the first and last day of the period. */
