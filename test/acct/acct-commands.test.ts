@@ -312,6 +312,38 @@ describe('exact, from designation, in one currency', () => {
   });
 });
 
+describe('one relationship at a time', () => {
+  it('a relationship that cannot be valued is named under the others, which are still reported; the command ends 2', async () => {
+    const { run, file } = setUp();
+    ok(await run(['acct', 'rates', RATES, '--market', 'EURUSD', '--quote', 'USD per EUR']));
+    ok(await run(['acct', 'designate', file('eur.json', EXAMPLE), '--recorded-late', 'x']));
+    // A second relationship whose market has its designation's rate and no month end after it.
+    const gbp = 'date,spot,forward,discount_factor,source\n2018-10-15,1.31,1.30,1,bank\n';
+    ok(await run(['acct', 'rates', file('gbp.csv', gbp), '--market', 'GBPUSD', '--quote', 'USD per GBP']));
+    const pound = {
+      ...EXAMPLE,
+      id: 'GBP-SALE-1',
+      market: 'GBPUSD',
+      hedged_item: { ...EXAMPLE.hedged_item, currency: 'GBP' },
+      instrument: { ...EXAMPLE.instrument, currency: 'GBP', contract_rate: '1.30', rate_quote: 'USD per GBP' },
+    };
+    ok(await run(['acct', 'designate', file('gbp.json', pound), '--recorded-late', 'x']));
+    const refused = exits(
+      await run(['acct', 'reserve', '--period', '2018-Q4', '--json']),
+      2,
+      'GBP-SALE-1: not valued: --period 2018-Q4: no rate of GBPUSD for 2018-10-31',
+    );
+    const rows = JSON.parse(refused.stdout);
+    expect(new Set(rows.map((row: { relationship_id: string }) => row.relationship_id))).toEqual(
+      new Set(['EUR-SALE-1']),
+    );
+    expect(rows.find((row: { period: string }) => row.period === '2018-12').reserve_close).toBe(23100);
+    // Asked for by its id, it is refused alone, nothing printed; a period before a designation values nothing.
+    expect(exits(await run(['acct', 'test', 'GBP-SALE-1', '--period', '2018-Q4']), 2).stdout).toBe('');
+    expect(okJson(await run(['acct', 'reserve', '--period', '2017', '--json']))).toEqual([]);
+  });
+});
+
 describe('hedge acct close: a closed period prints as it was closed; what changes in it later is adjusted in the first open period', () => {
   it('closes 2018-Q4 of the worked example; an occurrence recorded later and dated in it posts an adjusting entry under a new id in 2019-01', async () => {
     const { run, file } = setUp();
@@ -347,6 +379,14 @@ describe('hedge acct close: a closed period prints as it was closed; what change
     expect(shown).toContain('Occurred: 2018-12-31');
     const after = ok(await run(journal));
     expect(after.stdout).toBe(before);
+    // Fair values given for a closed month change nothing printed of it; the command says so.
+    const values = file(
+      'v.csv',
+      'date,instrument_value,hedged_item_value\n2018-10-31,0,0\n2018-11-30,0,0\n2018-12-31,84599,-84599\n',
+    );
+    const given = ok(await run([...journal.slice(0, 2), 'EUR-SALE-1', ...journal.slice(2), '--values', values]));
+    expect(given.stdout).toBe(before);
+    expect(given.stderr).toContain('--values: the period is closed; its figures are printed as they were posted');
     expect(ok(await run(['acct', 'reserve', '--period', '2018-Q4', '--json'])).stdout).toBe(reserveBefore);
     // January's end is valued too (the forward is held until it settles): its roll-forward opens at what December
     // posted, and the adjustment is its own line, so that it closes where the books now stand.

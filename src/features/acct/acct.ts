@@ -409,6 +409,10 @@ export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?:
       `id: ${event.relationship_id} ${what}; a relationship is never edited: correct an event with --correct RECORD --reason TEXT.`;
     if (event.type === 'occurred' && life.doneOn)
       throw new UsageError(said(`already ended: no transaction is left to happen (all of it by ${life.doneOn})`));
+    if (event.type === 'terminated' && 'references' in rel.instrument)
+      throw new UsageError(
+        `--terminate: ${rel.id}'s instrument is the desk's hedges, each settled on the day it closes as the server records it; close them (hedge close ${rel.market} SIDE), or de-designate the relationship.`,
+      );
     if (event.type === 'rebalanced' && !FRAMEWORK_RULES[rel.framework].rebalancing)
       throw new UsageError(
         `--rebalance: ${FRAMEWORK_RULES[rel.framework].name} has no rebalancing; de-designate and designate anew.`,
