@@ -214,6 +214,16 @@ describe('the worked example, recorded late: memo, test, event, reserve and bala
       2,
       '--values: no row for 2018-10-31, a month end',
     );
+    // Kept on values, it is closed with its file; the closed months print as posted, with or without it.
+    exits(await run(['acct', 'close', '--period', '2018']), 2, 'no rate of EURUSD');
+    exits(await run(['acct', 'close', '--period', '2018', '--values', values]), 2, '--values: ');
+    const closed = okJson(
+      await run(['acct', 'close', '--period', '2018', '--values', `EUR-SALE-1=${values}`, '--json']),
+    );
+    expect(closed.months).toHaveLength(12);
+    const december = ['acct', 'test', 'EUR-SALE-1', '--period', '2018-12', '--json'];
+    expect(okJson(await run(december)).map((row: Record<string, number>) => row.reserve_close)).toEqual([49000]);
+    expect(ok(await run([...december, '--values', values])).stdout).toBe(ok(await run(december)).stdout);
   });
 });
 
