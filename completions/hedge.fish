@@ -28,7 +28,7 @@ end
 
 # Options whose next word is their value.
 function __hedge_takes_value
-    contains -- $argv[1] --profile --timeout --request-timeout --format --fields --query --until --watch --alert-pnl --alert-maturity --count -t --tenor --ref --idempotency-key --status --limit --since --within --base-url --ca-file --journal-url --key-command --key-store --tolerance --adopt --interval --alert-cmd --alert-url --alert-headroom --metrics --policy --ratios --band --sizing --functional --fee-bps --show --html --by --recorded-late --market --quote --reason --as-of --period --values --occurred --share --amount --de-designate --rebalance --ratio --terminate --correct --accounts --root --max-notional --max-daily-notional --markets -X --method -f --raw-field -F --field -H --header --input --port --host --fill-delay --fail-rate --clock-speed --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --dialect --clock-skew --view-lag --record-lag --settlement-delay --day
+    contains -- $argv[1] --profile --timeout --request-timeout --format --fields --query --until --watch --alert-pnl --alert-maturity --count -t --tenor --ref --idempotency-key --status --limit --since --within --base-url --ca-file --journal-url --key-command --key-store --tolerance --adopt --interval --alert-cmd --alert-url --alert-headroom --metrics --policy --ratios --band --sizing --functional --fee-bps --show --html --by --recorded-late --market --quote --reason --as-of --period --values --occurred --share --amount --de-designate --rebalance --ratio --terminate --correct --accounts --root --max-notional --max-daily-notional --markets -X --method -f --raw-field -F --field -H --header --input --port --host --fill-delay --fail-rate --clock-speed --start --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --dialect --clock-skew --view-lag --record-lag --settlement-delay --day
 end
 
 # The command path (one line) and how many positional arguments follow it, from the words before the cursor.
@@ -353,11 +353,11 @@ complete -c hedge -n '__hedge_path_is acct designate' -l recorded-late -x -d 're
 complete -c hedge -n '__hedge_path_is acct designate' -l markdown -d 'print the memo in Markdown'
 complete -c hedge -n '__hedge_path_is acct designate' -l html -r -F -d 'also write the memo as a self-contained HTML page (no script, A4 printable)'
 complete -c hedge -n '__hedge_path_is acct rates' -l market -x -d 'the market the rates are of, e.g. EURUSD or USDTNGN'
-complete -c hedge -n '__hedge_path_is acct rates' -l quote -x -d 'how the rates read, once: "USD per EUR", "NGN per USDT"'
+complete -c hedge -n '__hedge_path_is acct rates' -l quote -x -d 'how the FILE\'s rates read, once: "USD per EUR", "NGN per USDT" (--record takes the server\'s)'
 complete -c hedge -n '__hedge_path_is acct rates' -l record -d 'record today\'s mid price of --market from the API instead of a file'
 complete -c hedge -n '__hedge_path_is acct rates' -l correct -d 'correct the file\'s dates recorded already with other figures (an appended correction; needs --reason)'
 complete -c hedge -n '__hedge_path_is acct rates' -l reason -x -d 'with --correct: why the recorded rates are wrong'
-complete -c hedge -n '__hedge_path_is acct test' -l as-of -x -d 'the last period end (default today: the server\'s for the desk\'s hedges)'
+complete -c hedge -n '__hedge_path_is acct test' -l as-of -x -d 'the last day: its month an interim period to that day (default today, the server\'s)'
 complete -c hedge -n '__hedge_path_is acct test' -l period -x -d 'a month (2026-11), a quarter (2026-Q4) or a year (2026)'
 complete -c hedge -n '__hedge_path_is acct test' -l values -r -F -d 'with an ID: cumulative fair values since designation from this CSV (date,instrument_value,hedged_item_value[,excluded_value]) instead of rates'
 complete -c hedge -n '__hedge_path_is acct test' -l until -x -d 'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout, default 120 s; 17 once it can never hold)'
@@ -373,19 +373,22 @@ complete -c hedge -n '__hedge_path_is acct event' -l terminate -x -d 'the instru
 complete -c hedge -n '__hedge_path_is acct event' -l reason -x -d 'why (a de-designation, a rebalancing, a termination or a correction)'
 complete -c hedge -n '__hedge_path_is acct event' -l correct -x -d 'replace the event of this record number (hedge acct log ID) with this one: an appended correction, --reason says why'
 complete -c hedge -n '__hedge_arg_at 0 acct event' -a '(__hedge_words relationships)'
+complete -c hedge -n '__hedge_path_is acct reserve' -l as-of -x -d 'the last day: its month an interim period to that day (default today, the server\'s)'
 complete -c hedge -n '__hedge_path_is acct reserve' -l period -x -d 'a month (2026-11), a quarter (2026-Q4) or a year (2026)'
 complete -c hedge -n '__hedge_path_is acct reserve' -l values -r -F -d 'with an ID: cumulative fair values since designation from this CSV (date,instrument_value,hedged_item_value[,excluded_value]) instead of rates'
 complete -c hedge -n '__hedge_path_is acct reserve' -l until -x -d 'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout, default 120 s; 17 once it can never hold)'
 complete -c hedge -n '__hedge_arg_at 0 acct reserve' -a '(__hedge_words relationships)'
+complete -c hedge -n '__hedge_path_is acct journal' -l as-of -x -d 'the last day: its month an interim period to that day (default today, the server\'s)'
 complete -c hedge -n '__hedge_path_is acct journal' -l period -x -d 'a month (2026-11), a quarter (2026-Q4) or a year (2026)'
 complete -c hedge -n '__hedge_path_is acct journal' -l accounts -r -F -d 'a JSON map of each role to its GL account, e.g. {"cash_flow_hedge_reserve": "3510"}'
 complete -c hedge -n '__hedge_path_is acct journal' -l values -r -F -d 'with an ID: cumulative fair values since designation from this CSV (date,instrument_value,hedged_item_value[,excluded_value]) instead of rates'
 complete -c hedge -n '__hedge_path_is acct journal' -l until -x -d 'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout, default 120 s; 17 once it can never hold)'
 complete -c hedge -n '__hedge_arg_at 0 acct journal' -a '(__hedge_words relationships)'
-complete -c hedge -n '__hedge_path_is acct close' -l period -x -d 'the period to close: a month (2026-11), a quarter (2026-Q4) or a year (2026)'
+complete -c hedge -n '__hedge_path_is acct close' -l period -x -d 'the period to close: a month (2026-11), or a quarter (2026-Q4) or a year (2026): each of its months still open, in order'
+complete -c hedge -n '__hedge_path_is acct close' -l values -x -d 'a relationship kept on fair values: ID=FILE, its cumulative values since designation (repeatable)'
 complete -c hedge -n '__hedge_path_is acct show' -l markdown -d 'print the memo in Markdown'
 complete -c hedge -n '__hedge_arg_at 0 acct show' -a '(__hedge_words relationships)'
-complete -c hedge -n '__hedge_command_at demo' -a reset -d 'Start the --demo simulator afresh (deletes its state: test funds only)'
+complete -c hedge -n '__hedge_command_at demo' -a reset -d 'Start the --demo simulator afresh (deletes its state, test funds only, and its accounting records)'
 complete -c hedge -n '__hedge_path_is mcp' -l allow-live -d 'offer write tools on a live key too (each write then needs a confirmation token)'
 complete -c hedge -n '__hedge_path_is mcp' -l root -r -F -d 'a directory plan and apply may read target files from (repeatable; default the working directory)'
 complete -c hedge -n '__hedge_path_is mcp' -l max-notional -x -d 'refuse a write tool call that trades more than this many USD (nothing sent)'
@@ -407,11 +410,12 @@ complete -c hedge -n '__hedge_path_is api' -l until -x -d 'poll until this JMESP
 complete -c hedge -n '__hedge_arg_at 0 completion' -a 'bash zsh fish'
 complete -c hedge -n '__hedge_command_at sandbox' -a serve -d 'Serve the simulator over HTTP(S) on loopback'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l port -x -d 'port (default: any free port)'
-complete -c hedge -n '__hedge_path_is sandbox serve' -l host -x -d 'loopback address to listen on (default 127.0.0.1)'
+complete -c hedge -n '__hedge_path_is sandbox serve' -l host -x -d 'loopback address to listen on (127.0.0.1)'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l tls -d 'serve HTTPS with a fresh CA (printed as NODE_EXTRA_CA_CERTS)'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l fill-delay -x -d 'time from submitted to filled (default 2000)'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l fail-rate -x -d 'share of opens that fail on-chain, 0 to 1'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l clock-speed -x -d 'clock speed (3600: an hour a second)'
+complete -c hedge -n '__hedge_path_is sandbox serve' -l start -x -d 'start its clock at this UTC time, not now'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l seed -x -d 'seed of the price path and faults'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l fault-5xx -x -d 'share of requests answered 500/503, 0 to 1'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l fault-429 -x -d 'share of requests answered 429, 0 to 1'

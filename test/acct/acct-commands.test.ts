@@ -124,9 +124,11 @@ describe('the worked example, recorded late: memo, test, event, reserve and bala
       'id: EUR-SALE-1 is already designated',
     );
 
+    // A row a month (the books' periods), the last to the day asked for; the textbook's figures at its dates.
     const tested = okJson(await run(['acct', 'test', 'EUR-SALE-1', '--as-of', '2019-02-01', '--json']));
     expect(
       tested.map((row: Record<string, unknown>) => [
+        row.period,
         row.period_end,
         row.instrument_change,
         row.hedged_item_change,
@@ -134,17 +136,22 @@ describe('the worked example, recorded late: memo, test, event, reserve and bala
         row.reserve_close,
       ]),
     ).toEqual([
-      ['2018-12-31', 23100, -23100, 23100, 23100],
-      ['2019-02-01', 30800, -30800, 7700, 30800],
+      ['2018-10', '2018-10-31', 0, 0, 0, 0],
+      ['2018-11', '2018-11-30', 0, 0, 0, 0],
+      ['2018-12', '2018-12-31', 23100, -23100, 23100, 23100],
+      ['2019-01', '2019-01-31', 23100, -23100, 0, 23100],
+      ['2019-02', '2019-02-01', 30800, -30800, 7700, 30800],
     ]);
     ok(await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2019-02-01']));
     const reserve = okJson(await run(['acct', 'reserve', '--period', '2019-02', '--json']));
     expect(reserve).toEqual([
       expect.objectContaining({
+        period: '2019-02',
         period_end: '2019-02-01',
         reserve_open: 23100,
         effective: 7700,
         reclassified: 30800,
+        adjustment: 0,
         reserve_close: 0,
         // Every field --json's contract names, in the functional currency's code, at the rate it was valued at.
         instrument_change: 30800,
@@ -185,18 +192,38 @@ describe('the worked example, recorded late: memo, test, event, reserve and bala
     const { run, file } = setUp();
     const example = file('ifrs9.json', { ...EXAMPLE, framework: 'ifrs9' });
     ok(await run(['acct', 'designate', example, '--recorded-late', 'from the 2018 spreadsheet']));
+    // A row a month end: nothing moved in October and November.
     const values = file(
       'values.csv',
-      'date,instrument_value,hedged_item_value\n2018-12-31,50000,-49000\n2019-01-31,140,-150\n',
+      'date,instrument_value,hedged_item_value\n2018-10-31,0,0\n2018-11-30,0,0\n2018-12-31,50000,-49000\n2019-01-31,140,-150\n',
     );
     // Up to 2019-01-31: the forward's maturity (2019-02-01) is an event whose values the file would need.
     const rows = okJson(
       await run(['acct', 'test', 'EUR-SALE-1', '--values', values, '--as-of', '2019-01-31', '--json']),
     );
     expect(rows.map((row: Record<string, number>) => [row.effective, row.ineffective, row.reserve_close])).toEqual([
+      [0, 0, 0],
+      [0, 0, 0],
       [49000, 1000, 49000],
       [-48860, -1000, 140],
     ]);
+    // A month end the file leaves out is refused, naming it: a month's figures are never guessed.
+    const gap = file('gap.csv', 'date,instrument_value,hedged_item_value\n2018-12-31,50000,-49000\n');
+    exits(
+      await run(['acct', 'test', 'EUR-SALE-1', '--values', gap, '--as-of', '2018-12-31']),
+      2,
+      '--values: no row for 2018-10-31, a month end',
+    );
+    // Kept on values, it is closed with its file; the closed months print as posted, with or without it.
+    exits(await run(['acct', 'close', '--period', '2018']), 2, 'no rate of EURUSD');
+    exits(await run(['acct', 'close', '--period', '2018', '--values', values]), 2, '--values: ');
+    const closed = okJson(
+      await run(['acct', 'close', '--period', '2018', '--values', `EUR-SALE-1=${values}`, '--json']),
+    );
+    expect(closed.months).toHaveLength(12);
+    const december = ['acct', 'test', 'EUR-SALE-1', '--period', '2018-12', '--json'];
+    expect(okJson(await run(december)).map((row: Record<string, number>) => row.reserve_close)).toEqual([49000]);
+    expect(ok(await run([...december, '--values', values])).stdout).toBe(ok(await run(december)).stdout);
   });
 });
 
@@ -214,7 +241,9 @@ describe('hedge acct test, critical terms: each term matched or not, the figures
     };
     ok(await run(['acct', 'designate', file('early.json', early), '--recorded-late', 'from the 2018 spreadsheet']));
 
-    const [first, second] = okJson(await run(['acct', 'test', 'EUR-SALE-1', '--as-of', '2019-02-01', '--json']));
+    const months = okJson(await run(['acct', 'test', 'EUR-SALE-1', '--as-of', '2019-02-01', '--json']));
+    const [first, second] = [months[2], months.at(-1)];
+    expect([first.period_end, second.period_end]).toEqual(['2018-12-31', '2019-02-01']);
     // The same figures as the dollar-offset test of the same relationship.
     expect([first.instrument_change, first.effective, second.effective, second.reserve_close]).toEqual([
       23100, 23100, 7700, 30800,
@@ -226,7 +255,7 @@ describe('hedge acct test, critical terms: each term matched or not, the figures
       underlying: { instrument: 'EURUSD', hedged_item: 'EURUSD', matched: true },
       matched: true,
     });
-    const [mismatched] = okJson(await run(['acct', 'test', 'EUR-SALE-2', '--as-of', '2018-12-31', '--json']));
+    const [mismatched] = okJson(await run(['acct', 'test', 'EUR-SALE-2', '--as-of', '2018-12-31', '--json'])).slice(-1);
     expect(mismatched.critical_terms).toMatchObject({
       amount: { instrument: '693000.00', hedged_item: '770000.00', matched: false },
       currency: { matched: true },
@@ -253,26 +282,75 @@ describe('exact, from designation, in one currency', () => {
     const later = file('later.json', { ...EXAMPLE, id: 'LATER', designated_at: '2018-12-31' });
     ok(await run(['acct', 'designate', later, '--recorded-late', 'a second relationship on the same forward']));
     const rows = okJson(await run(['acct', 'test', 'LATER', '--as-of', '2019-02-01', '--json']));
+    // Designated on a month's last day: that month's row is the designation's day, its change nil.
     expect(rows.map((row: Record<string, unknown>) => [row.period_end, row.instrument_change])).toEqual([
+      ['2018-12-31', 0],
+      ['2019-01-31', 0],
       ['2019-02-01', 7700],
     ]);
   });
 
-  it('an amount given as a JSON number is recorded as the digits written; no period ends on or before the designation', async () => {
+  it('an amount given as a JSON number is recorded as the digits written, exact up to 2^53 − 1 cents and refused past it; a date alone is a whole day', async () => {
+    const { run, file, store } = setUp();
+    ok(await run(['acct', 'rates', RATES, '--market', 'EURUSD', '--quote', 'USD per EUR']));
+    const big = (amount: string) =>
+      JSON.stringify({ ...EXAMPLE, id: 'BIG' })
+        .replace('"amount":"770000"', `"amount": ${amount}`)
+        .replace('"notional":"770000"', `"notional": ${amount}`);
+    // One cent past what a JSON number holds to the cent: refused, nothing recorded.
+    exits(
+      await run(['acct', 'designate', file('bigger.json', big('90071992547409.92')), '--recorded-late', 'x']),
+      2,
+      'hedged_item.amount: 90071992547409.92 is past the largest amount hedge prints exactly; expected at most 90071992547409.91',
+    );
+    expect(JSON.parse(readFileSync(store, 'utf8')).records).toHaveLength(1);
+    const designated = okJson(
+      await run(['acct', 'designate', file('big.json', big('90071992547409.91')), '--recorded-late', 'x', '--json']),
+    );
+    expect(designated.hedged_item.amount).toBe('90071992547409.91');
+    // 90,071,992,547,409.91 × (1.23 − 1.20) at the year end, exactly: 2,702,159,776,422.2973 → …422.30.
+    const [yearEnd] = okJson(await run(['acct', 'test', 'BIG', '--as-of', '2018-12-31', '--json'])).slice(-1);
+    expect(yearEnd.instrument_change).toBe(2702159776422.3);
+    expect(yearEnd.reserve_open + yearEnd.effective - yearEnd.reclassified).toBe(yearEnd.reserve_close);
+    // The designation's day is a period to itself when asked for: nothing moved in it; none before it.
+    expect(
+      okJson(await run(['acct', 'test', 'BIG', '--as-of', '2018-10-15', '--json'])).map(
+        (row: Record<string, unknown>) => [row.period_end, row.instrument_change, row.effective],
+      ),
+    ).toEqual([['2018-10-15', 0, 0]]);
+    expect(okJson(await run(['acct', 'test', 'BIG', '--as-of', '2018-09-30', '--json']))).toEqual([]);
+  });
+});
+
+describe('one relationship at a time', () => {
+  it('a relationship that cannot be valued is named under the others, which are still reported; the command ends 2', async () => {
     const { run, file } = setUp();
     ok(await run(['acct', 'rates', RATES, '--market', 'EURUSD', '--quote', 'USD per EUR']));
-    const source = JSON.stringify({ ...EXAMPLE, id: 'BIG' })
-      .replace('"amount":"770000"', '"amount": 98765432109876.54')
-      .replace('"notional":"770000"', '"notional": 98765432109876.54');
-    const designated = okJson(
-      await run(['acct', 'designate', file('big.json', source), '--recorded-late', 'x', '--json']),
+    ok(await run(['acct', 'designate', file('eur.json', EXAMPLE), '--recorded-late', 'x']));
+    // A second relationship whose market has its designation's rate and no month end after it.
+    const gbp = 'date,spot,forward,discount_factor,source\n2018-10-15,1.31,1.30,1,bank\n';
+    ok(await run(['acct', 'rates', file('gbp.csv', gbp), '--market', 'GBPUSD', '--quote', 'USD per GBP']));
+    const pound = {
+      ...EXAMPLE,
+      id: 'GBP-SALE-1',
+      market: 'GBPUSD',
+      hedged_item: { ...EXAMPLE.hedged_item, currency: 'GBP' },
+      instrument: { ...EXAMPLE.instrument, currency: 'GBP', contract_rate: '1.30', rate_quote: 'USD per GBP' },
+    };
+    ok(await run(['acct', 'designate', file('gbp.json', pound), '--recorded-late', 'x']));
+    const refused = exits(
+      await run(['acct', 'reserve', '--period', '2018-Q4', '--json']),
+      2,
+      'GBP-SALE-1: not valued: --period 2018-Q4: no rate of GBPUSD for 2018-10-31',
     );
-    expect(designated.hedged_item.amount).toBe('98765432109876.54');
-    // 98,765,432,109,876.54 × (1.23 − 1.20) at the year end, exactly: 2,962,962,963,296.2962 → …296.30.
-    const [yearEnd] = okJson(await run(['acct', 'test', 'BIG', '--as-of', '2018-12-31', '--json']));
-    expect(yearEnd.instrument_change).toBe(2962962963296.3);
-    expect(okJson(await run(['acct', 'test', 'BIG', '--as-of', '2018-10-15', '--json']))).toEqual([]);
-    expect(okJson(await run(['acct', 'test', 'BIG', '--as-of', '2018-09-30', '--json']))).toEqual([]);
+    const rows = JSON.parse(refused.stdout);
+    expect(new Set(rows.map((row: { relationship_id: string }) => row.relationship_id))).toEqual(
+      new Set(['EUR-SALE-1']),
+    );
+    expect(rows.find((row: { period: string }) => row.period === '2018-12').reserve_close).toBe(23100);
+    // Asked for by its id, it is refused alone, nothing printed; a period before a designation values nothing.
+    expect(exits(await run(['acct', 'test', 'GBP-SALE-1', '--period', '2018-Q4']), 2).stdout).toBe('');
+    expect(okJson(await run(['acct', 'reserve', '--period', '2017', '--json']))).toEqual([]);
   });
 });
 
@@ -287,20 +365,19 @@ describe('hedge acct close: a closed period prints as it was closed; what change
       2,
       '--period: 2026-03 has not ended (today is 2026-03-02)',
     );
-    exits(
-      await run(['acct', 'close', '--period', '2019-01']),
-      2,
-      '--period: no rate of EURUSD for 2019-01-31; import it (hedge acct rates FILE --market EURUSD',
-    );
+    // Months close in order from the first designation's.
+    exits(await run(['acct', 'close', '--period', '2019-01']), 2, '--period: months close in order');
+    exits(await run(['acct', 'close', '--period', '2019-01']), 2, 'close 2018-10 first');
     const journal = ['acct', 'journal', '--period', '2018-Q4', '--format', 'csv'];
     const before = ok(await run(journal)).stdout;
     const reserveBefore = ok(await run(['acct', 'reserve', '--period', '2018-Q4', '--json'])).stdout;
-    ok(await run(['acct', 'close', '--period', '2018-Q4']));
+    const closed = okJson(await run(['acct', 'close', '--period', '2018-Q4', '--json']));
+    expect(closed.months).toEqual(['2018-10', '2018-11', '2018-12']);
     // The inventory: the relationship with the reserve the closed period left, and its memo reprinted with its events.
     expect(okJson(await run(['acct', 'list', '--json']))).toEqual([
       expect.objectContaining({ id: 'EUR-SALE-1', framework: 'asc815', reserve: 23100, reserve_as_of: '2018-12-31' }),
     ]);
-    exits(await run(['acct', 'close', '--period', '2018-12']), 2, '--period: 2018-Q4 is closed already');
+    exits(await run(['acct', 'close', '--period', '2018-12']), 2, '--period: 2018-12 is closed already');
     // The sale turns out to have happened on the year's last day, a closed period: the reserve is reclassified then.
     ok(await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2018-12-31']));
     // Relationship ids complete in the shells (test/cli/completion-words.test.ts keeps them per account).
@@ -312,10 +389,26 @@ describe('hedge acct close: a closed period prints as it was closed; what change
     expect(shown).toContain('Occurred: 2018-12-31');
     const after = ok(await run(journal));
     expect(after.stdout).toBe(before);
+    // Fair values given for a closed month change nothing printed of it; the command says so.
+    const values = file(
+      'v.csv',
+      'date,instrument_value,hedged_item_value\n2018-10-31,0,0\n2018-11-30,0,0\n2018-12-31,84599,-84599\n',
+    );
+    const given = ok(await run([...journal.slice(0, 2), 'EUR-SALE-1', ...journal.slice(2), '--values', values]));
+    expect(given.stdout).toBe(before);
+    expect(given.stderr).toContain('--values: the period is closed; its figures are printed as they were posted');
     expect(ok(await run(['acct', 'reserve', '--period', '2018-Q4', '--json'])).stdout).toBe(reserveBefore);
-    // January's end is valued too: the forward is held until it settles.
-    const lateRate = file('january.csv', 'date,spot,forward,discount_factor,source\n2019-01-31,1.20,1.195,1,bank\n');
-    ok(await run(['acct', 'rates', lateRate, '--market', 'EURUSD', '--quote', 'USD per EUR']));
+    // January's end is valued too (the forward is held until it settles): its roll-forward opens at what December
+    // posted, and the adjustment is its own line, so that it closes where the books now stand.
+    const [rolled] = okJson(await run(['acct', 'reserve', '--period', '2019-01', '--json']));
+    expect(rolled).toMatchObject({
+      period: '2019-01',
+      reserve_open: 23100,
+      effective: 0,
+      reclassified: 0,
+      adjustment: -23100,
+      reserve_close: 0,
+    });
     const january = ok(await run(['acct', 'journal', '--period', '2019-01', '--json']));
     const lines = JSON.parse(january.stdout).filter((line: { date: string }) => line.date === '2019-01-01');
     expect(new Set(lines.map((line: { entry_id: string }) => line.entry_id))).toEqual(
@@ -327,43 +420,11 @@ describe('hedge acct close: a closed period prints as it was closed; what change
       ['reclassification', 0, 23100],
     ]);
     expect(january.stderr).toContain(
-      'EUR-SALE-1/2019-01-01/adjustment: adjusting entries, posted in the first open period',
+      'EUR-SALE-1/2019-01-01/adjustment: adjusting entries, posted in the first open month',
     );
     // Every entry id of the whole journal is one entry's alone.
     const all = okJson(await run(['acct', 'journal', '--json']));
     const ids = all.map((line: { entry_id: string; date: string }) => `${line.entry_id} ${line.date}`);
     expect(new Set(all.map((line: { entry_id: string }) => line.entry_id)).size).toBe(new Set(ids).size);
-  });
-});
-
-describe('no silent zero', () => {
-  it('a relationship whose hedges cannot be read (the demo reset under it) is refused naming them, never valued at 0', async () => {
-    const dir = folder();
-    const run = (args: string[]) => hedgeIn(dir, ['--demo', ...args]);
-    ok(await run(['open', 'USDTNGN', 'buy', '1000', '--tenor', '7', '--ref', 'PAY-1', '--yes']));
-    ok(await run(['acct', 'rates', '--record', '--market', 'USDTNGN']));
-    const [rate] = okJson(await run(['acct', 'rates', '--market', 'USDTNGN', '--json']));
-    const relationship = {
-      ...EXAMPLE,
-      id: 'DEMO-1',
-      framework: 'ifrs9',
-      market: 'USDTNGN',
-      functional_currency: 'USD',
-      designated_at: rate.date,
-      hedged_item: { ...EXAMPLE.hedged_item, currency: 'NGN', amount: '1000000', expected_date: '2099-12-31' },
-      instrument: { references: ['PAY-1'] },
-      designation: 'spot',
-      excluded: 'pnl',
-    };
-    const path = join(dir, 'demo.json');
-    writeFileSync(path, JSON.stringify(relationship));
-    ok(await run(['acct', 'designate', path]));
-    ok(await run(['acct', 'test', 'DEMO-1']));
-    // Its id completes in the shells for the demo's account: the ids hedge last read, kept beside its journal.
-    expect(JSON.parse(readFileSync(join(dir, 'completion-words.json'), 'utf8'))['relationships@demo']).toEqual([
-      'DEMO-1',
-    ]);
-    ok(await run(['demo', 'reset', '--yes']));
-    exits(await run(['acct', 'test', 'DEMO-1']), 2, 'instrument.references: no hedge of this account carries PAY-1');
   });
 });

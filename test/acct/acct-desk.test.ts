@@ -17,6 +17,7 @@ import {
   FROZEN_START_MS,
   MARKET,
   useSimulators,
+  type Simulator,
 } from '../support/simulator.js';
 
 const start = useSimulators();
@@ -145,34 +146,15 @@ it("keep --exposures rolls a receivable's cover three times, rates recorded dail
   const history = okJson(await simulator.hedge(['history', '--ref', REFERENCE, '--json']));
   expect(history.length).toBe(deal.length - 1);
 
-  // By hand, from what is recorded and the hedges' records: at each recorded rate, a hedge filled by then and closed
-  // by then counts what history says it realized, one still open N × (S − E) / S; the instrument's change is that value
-  // less the value at the designation's rate, the designated half of it, rounded once.
+  // By hand, from what is recorded and the hedges' records (byHand, below): the designated half, rounded once.
   const rates = okJson(await simulator.hedge(['acct', 'rates', '--market', MARKET, '--json']));
-  const realized = new Map<string, Exact>(
-    history.map((row: Record<string, unknown>) => [row.hedge_id, exact(String(row.gross_pnl_usd))!]),
-  );
-  const valueAt = (rate: { spot: string; at: string }) => {
-    const atMs = Date.parse(rate.at);
-    const spot = exact(rate.spot)!;
-    return deal.reduce<Exact>(
-      (sum, hedge) => {
-        if (hedge.filledAtMs === undefined || hedge.filledAtMs > atMs) return sum;
-        if (hedge.closedAtMs !== undefined && hedge.closedAtMs <= atMs) return add(sum, realized.get(hedge.id)!);
-        const [notional, entry] = [exact(String(hedge.notionalUsd))!, exact(String(hedge.struckRate))!];
-        const buy = div(mul(notional, sub(spot, entry)), spot);
-        return add(sum, hedge.side === 'buy' ? buy : [-buy[0], buy[1]]);
-      },
-      [0n, 1n],
-    );
-  };
-  const rateOn = (date: string) => rates.find((rate: { date: string }) => rate.date === date);
-  const atDesignation = valueAt(rateOn(designatedAt));
-  expect(periods.length).toBeGreaterThan(3);
+  const change = byHand(deal, history, rates, designatedAt);
+  // A row a month: November's end, and December to the day asked for.
+  expect(periods.map((row: { period_end: string }) => row.period_end)).toEqual(['2026-11-30', asOf]);
   for (const each of periods)
     expect([each.period_end, each.instrument_change]).toEqual([
       each.period_end,
-      centsNumber(toCents(mul(sub(valueAt(rateOn(each.period_end)), atDesignation), [1n, 2n]))),
+      centsNumber(toCents(mul(change(each.period_end), [1n, 2n]))),
     ]);
   expect(period).toMatchObject({ relationship_id: relationship.id, period_end: asOf, currency: 'USD' });
   expect(cents(period.reserve_open) + cents(period.effective) - cents(period.reclassified)).toBe(
@@ -192,6 +174,27 @@ it("keep --exposures rolls a receivable's cover three times, rates recorded dail
   expect(new Set(journal.flatMap((line: { hedge_ids: string }) => line.hedge_ids.split(' ')))).toEqual(
     new Set(deal.map((hedge) => hedge.id)),
   );
+  // Each hedge closed is settled once, on the day it closed: its whole price P&L and carry in cash, its fees paid.
+  for (const row of history) {
+    const own = journal.filter(
+      (line: { hedge_ids: string; relationship_id: string }) =>
+        line.hedge_ids === row.hedge_id && line.relationship_id === relationship.id,
+    );
+    const day = String(row.closed_at).slice(0, 10);
+    const cash = cents(row.gross_pnl_usd) - cents(row.carry_usdc);
+    expect(
+      own.map((line: { date: string; role: string; debit: number; credit: number }) => [
+        line.date,
+        line.role,
+        cents(line.debit) - cents(line.credit),
+      ]),
+    ).toEqual([
+      [day, 'cash', cash],
+      [day, 'hedging_instrument', -cash],
+      [day, 'fees', cents(row.fees_usdc)],
+      [day, 'cash', -cents(row.fees_usdc)],
+    ]);
+  }
   // Critical terms: the desk's open hedge (in USD, on the market, maturing before the due date) against the receivable.
   const [terms] = okJson(await simulator.hedge(['acct', 'test', byTerms.id, '--as-of', asOf, '--json'])).slice(-1);
   const positions = okJson(await simulator.hedge(['positions', '--json']));
@@ -255,6 +258,7 @@ it('acct designate on a server that leaves an early-closed hedge `filled` (alpha
       designated_at: today,
       objective: 'Fix the dollar cost of a naira payable.',
       market: MARKET,
+      functional_currency: 'USD',
       hedged_item: {
         description: 'A payable',
         currency: 'NGN',
@@ -282,11 +286,12 @@ it('acct designate on a server that leaves an early-closed hedge `filled` (alpha
 });
 
 it('an NGN company hedging a USDT payable with a buy of USDTNGN: every amount in NGN, translated at the recorded rate; the buy offsets the payable whole', async () => {
-  const stoppedAt = Date.now();
+  // The evening before a month's last two days: designated the next morning, valued over a month end.
+  const stoppedAt = Date.parse('2026-11-28T20:00:00Z');
   const simulator = await start({ stepped: true, realNow: () => stoppedAt });
-  // Opened before the designation: its value then is not the relationship's.
+  // Opened the day before the designation: its value then is not the relationship's.
   await colleagueOpens(simulator, 'buy', 20_000, 7, 'PAYABLE-7');
-  simulator.advance(3 * HOUR);
+  simulator.advance(9 * HOUR);
   ok(await simulator.hedge(['acct', 'rates', '--record', '--market', MARKET]));
   const day = () => new Date(simulator.sandbox.clock.now()).toISOString().slice(0, 10);
   const designatedAt = day();
@@ -317,7 +322,8 @@ it('an NGN company hedging a USDT payable with a buy of USDTNGN: every amount in
   const naira = (rate: { spot: string }) =>
     mul(exact(String(hedge.notionalUsd))!, sub(exact(rate.spot)!, exact(String(hedge.struckRate))!));
   const rateOn = (date: string) => rates.find((rate: { date: string }) => rate.date === date);
-  expect(rows).toHaveLength(2);
+  // November to its end, December to the day asked for.
+  expect(rows.map((row: { period_end: string }) => row.period_end)).toEqual(['2026-11-30', asOf]);
   for (const row of rows) {
     expect(row.currency).toBe('NGN');
     expect(row.instrument_change).toBe(
@@ -433,32 +439,71 @@ it('three month-ends on the simulator: a cover rolled by keep --exposures, desig
   const deal = simulator.hedges().filter((hedge) => hedge.clientReference === REFERENCE);
   expect(deal.length).toBeGreaterThan(9);
   const history = okJson(await simulator.hedge(['history', '--ref', REFERENCE, '--json']));
-  const realized = new Map<string, Exact>(
-    history.map((row: Record<string, unknown>) => [row.hedge_id, exact(String(row.gross_pnl_usd))!]),
-  );
   const rates = okJson(await simulator.hedge(['acct', 'rates', '--market', MARKET, '--json']));
-  const valueAt = (rate: { spot: string; at: string }) =>
-    deal.reduce<Exact>(
-      (sum, hedge) => {
-        const atMs = Date.parse(rate.at);
-        if (hedge.filledAtMs === undefined || hedge.filledAtMs > atMs) return sum;
-        if (hedge.closedAtMs !== undefined && hedge.closedAtMs <= atMs) return add(sum, realized.get(hedge.id)!);
-        const spot = exact(rate.spot)!;
-        return add(sum, div(mul(exact(String(hedge.notionalUsd))!, sub(spot, exact(String(hedge.struckRate))!)), spot));
-      },
-      [0n, 1n],
-    );
-  const rateOn = (date: string) => rates.find((rate: { date: string }) => rate.date === date);
-  const atDesignation = valueAt(rateOn(designatedAt));
+  const change = byHand(deal, history, rates, designatedAt);
   const periods = okJson(await simulator.hedge(['acct', 'test', id, '--as-of', serverDay(), '--json']));
-  const monthEnds = periods.map((row: { period_end: string }) => row.period_end);
-  for (const end of ['2026-11-30', '2026-12-31', '2027-01-31']) expect(monthEnds).toContain(end);
+  // A row a month: three month ends, then February to the day asked for.
+  expect(periods.map((row: { period_end: string }) => row.period_end)).toEqual([
+    '2026-11-30',
+    '2026-12-31',
+    '2027-01-31',
+    serverDay(),
+  ]);
   for (const each of periods)
     expect([each.period_end, each.instrument_change]).toEqual([
       each.period_end,
-      centsNumber(toCents(sub(valueAt(rateOn(each.period_end)), atDesignation))),
+      centsNumber(toCents(change(each.period_end))),
     ]);
 });
+
+/** The documented rule, by hand, from the hedges' records, their history and the recorded rates: at the end of a day,
+ * a hedge closed on or before it counts what history says it realized (gross P&L), fixed at the rate of the day it
+ * closed (in naira: times that day's spot); one filled by the time the day's rate was read, and open then, N × (S −
+ * E) / S (in naira, times S: N × (S − E)); one filled after that reading, nothing yet. Each hedge measured from its
+ * value on the designation's day if it opened before that day, else from nil. Exact: the caller rounds once. */
+function byHand(
+  deal: ReturnType<Simulator['hedges']>,
+  history: Array<Record<string, unknown>>,
+  rates: Array<{ date: string; spot: string; at: string }>,
+  designatedAt: string,
+  naira = false,
+) {
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const rateOn = (date: string) => rates.find((rate) => rate.date === date)!;
+  const realized = new Map(history.map((row) => [row.hedge_id, exact(String(row.gross_pnl_usd))!]));
+  const zero: Exact = [0n, 1n];
+  const valueOn = (hedge: (typeof deal)[number], date: string): Exact => {
+    if (hedge.filledAtMs === undefined || day(hedge.filledAtMs) > date) return zero;
+    if (hedge.closedAtMs !== undefined && day(hedge.closedAtMs) <= date) {
+      const gross = realized.get(hedge.id)!;
+      return naira ? mul(gross, exact(rateOn(day(hedge.closedAtMs)).spot)!) : gross;
+    }
+    const rate = rateOn(date);
+    if (hedge.filledAtMs > Date.parse(rate.at)) return zero;
+    const [notional, entry, spot] = [
+      exact(String(hedge.notionalUsd))!,
+      exact(String(hedge.struckRate))!,
+      exact(rate.spot)!,
+    ];
+    const buy = div(mul(notional, sub(spot, entry)), spot);
+    const usd: Exact = hedge.side === 'buy' ? buy : [-buy[0], buy[1]];
+    return naira ? mul(usd, spot) : usd;
+  };
+  return (date: string) =>
+    deal.reduce<Exact>(
+      (sum, hedge) =>
+        add(
+          sum,
+          sub(
+            valueOn(hedge, date),
+            hedge.filledAtMs !== undefined && day(hedge.filledAtMs) < designatedAt
+              ? valueOn(hedge, designatedAt)
+              : zero,
+          ),
+        ),
+      zero,
+    );
+}
 
 /** The month after `YYYY-MM`. */
 /** A USDT payable hedged by a buy of USDT forward, its cash flow designated on the spot element. */

@@ -54,10 +54,14 @@ it('a de-designation keeps the reserve; the transaction still releases it; the f
       r.reserve_close,
     ]),
   ).toEqual([
+    ['2018-10-31', 'designated', 0, 0, 0, 0],
+    ['2018-11-30', 'designated', 0, 0, 0, 0],
     ['2018-12-31', 'de-designated', 23100, 0, 0, 23100],
+    // The forward is still held: its months go on, their change to profit or loss.
+    ['2019-01-31', 'ended', 0, 0, 0, 23100],
     ['2019-02-01', 'occurred', 0, 7700, 23100, 0],
   ]);
-  expect(rows[0].events).toEqual([{ type: 'de-designated', date: '2018-12-31', reason: 'risk strategy changed' }]);
+  expect(rows[2].events).toEqual([{ type: 'de-designated', date: '2018-12-31', reason: 'risk strategy changed' }]);
   expect(await journal('--period', '2019-02')).toEqual([
     ['2019-02-01', 'hedging_instrument', 7700],
     ['2019-02-01', 'undesignated_derivative', -7700],
@@ -111,7 +115,8 @@ it('an occurrence in parts: a share, an amount, then what is left, released over
   ok(await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2019-02-01', '--amount', '385000']));
   ok(await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2019-03-31']));
   exits(await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2019-04-30']), 2, 'no transaction is left');
-  // 2019-03-31 has no rate: the forward was settled on 2019-02-01, so none is needed; nothing after it is asked.
+  // February's end and 2019-03-31 have no rate: the forward was settled on 2019-02-01, so none is needed; nothing
+  // after the last part is asked. A line a month, each opening at the last one's close.
   const rows = okJson(await run(['acct', 'reserve', '--json']));
   expect(
     rows.map((r: Record<string, unknown>) => [
@@ -122,8 +127,11 @@ it('an occurrence in parts: a share, an amount, then what is left, released over
       r.reserve_close,
     ]),
   ).toEqual([
+    ['2018-10-31', 0, 0, 0, 0],
+    ['2018-11-30', 0, 0, 0, 0],
     ['2018-12-31', 0, 23100, 5775, 17325],
-    ['2019-02-01', 17325, 0, 11550, 5775],
+    ['2019-01-31', 17325, 0, 0, 17325],
+    ['2019-02-28', 17325, 0, 11550, 5775],
     ['2019-03-31', 5775, 0, 5775, 0],
   ]);
 });
@@ -136,7 +144,10 @@ it('a value needed on an event date is refused naming the date: a rate, or a row
     2,
     '--as-of: no rate of EURUSD for 2018-11-15',
   );
-  const values = file('values.csv', 'date,instrument_value,hedged_item_value\n2018-12-31,50000,-49000\n');
+  const values = file(
+    'values.csv',
+    'date,instrument_value,hedged_item_value\n2018-10-31,0,0\n2018-11-30,0,0\n2018-12-31,50000,-49000\n',
+  );
   exits(
     await run(['acct', 'test', 'EUR-SALE-1', '--values', values, '--as-of', '2018-12-31']),
     2,
@@ -149,16 +160,18 @@ it('a failed IAS 39 test ends hedge accounting from the last date it was met: wh
   // 100 % at the year end; 166.7 % cumulative at the end of January (25,000 against 15,000).
   const values = file(
     'values.csv',
-    'date,instrument_value,hedged_item_value,excluded_value,fees\n2018-12-31,10000,-10000,,\n2019-01-31,25000,-15000,,-120\n',
+    'date,instrument_value,hedged_item_value,excluded_value,fees\n2018-10-31,0,0,,\n2018-11-30,0,0,,\n2018-12-31,10000,-10000,,\n2019-01-31,25000,-15000,,-120\n',
   );
   const rows = okJson(await run(['acct', 'test', 'EUR-SALE-1', '--values', values, '--as-of', '2019-01-31', '--json']));
   expect(
     rows.map((r: Record<string, unknown>) => [r.status, r.effective, r.undesignated, r.reserve_close, r.fees]),
   ).toEqual([
+    ['designated', 0, 0, 0, 0],
+    ['designated', 0, 0, 0, 0],
     ['designated', 10000, 0, 10000, 0],
     ['failed', 0, 15000, 10000, -120],
   ]);
-  expect(rows[1].line).toBe(
+  expect(rows[3].line).toBe(
     "IAS 39 80–125 %: 166.7 % is outside the line. Hedge accounting ends from 2018-12-31, the last date the test was met: this period's whole change goes to profit or loss; the reserve stays until the transaction (IAS 39.101).",
   );
   expect(await journal('EUR-SALE-1', '--values', values, '--period', '2019-01')).toEqual([
@@ -288,7 +301,16 @@ it("Hoyle's receivable hedge, settled and collected on 2019-02-01, ends there: 2
   const rates = join(dir, 'rates.csv');
   writeFileSync(
     rates,
-    'date,spot,forward,discount_factor,source\n2018-10-01,0.83,0.78,1,exercise\n2018-12-31,0.85,0.80,0.9901,exercise\n2019-02-01,0.86,0.86,1,exercise\n',
+    [
+      'date,spot,forward,discount_factor,source',
+      '2018-10-01,0.83,0.78,1,exercise',
+      // The exercise gives no month-end rate before the year end: its month ends hold the last one it gives.
+      '2018-10-31,0.83,0.78,1,month end: the exercise gives none',
+      '2018-11-30,0.83,0.78,1,month end: the exercise gives none',
+      '2018-12-31,0.85,0.80,0.9901,exercise',
+      '2019-01-31,0.85,0.80,0.9901,month end: the exercise gives none',
+      '2019-02-01,0.86,0.86,1,exercise',
+    ].join('\n'),
   );
   ok(await run(['acct', 'rates', rates, '--market', 'LCUUSD', '--quote', 'USD per LCU']));
   const relationship = join(dir, 'r.json');
@@ -321,11 +343,21 @@ it("Hoyle's receivable hedge, settled and collected on 2019-02-01, ends there: 2
   ok(await run(['acct', 'designate', relationship, ...LATE]));
   ok(await run(['acct', 'event', 'LCU-RECEIVABLE', '--occurred', '2019-02-01']));
   const year: Line[] = okJson(await run(['acct', 'journal', '--period', '2019', '--json']));
+  // The discount amortised by month: a quarter of it each month, three of four by the year end (3,750), as the
+  // exercise has it, the fourth in January.
   expect(year.filter((line) => line.role === 'excluded_component').map((line) => line.debit)).toEqual([1250]);
   expect(year.filter((line) => line.role === 'cash').map((line) => line.debit)).toEqual([78000]);
   const all: Line[] = okJson(await run(['acct', 'journal', '--json']));
-  expect([...new Set(all.map((line) => line.date))]).toEqual(['2018-12-31', '2019-02-01']);
-  expect(all.filter((line) => line.role === 'excluded_component').map((line) => line.debit)).toEqual([3750, 1250]);
+  expect([...new Set(all.map((line) => line.date))]).toEqual([
+    '2018-10-31',
+    '2018-11-30',
+    '2018-12-31',
+    '2019-01-31',
+    '2019-02-01',
+  ]);
+  expect(all.filter((line) => line.role === 'excluded_component').map((line) => line.debit)).toEqual([
+    1250, 1250, 1250, 1250,
+  ]);
 });
 
 it('IFRS 9 rebalancing: the designated share changes from its date, the relationship goes on to the transaction', async () => {
@@ -355,7 +387,10 @@ it('IFRS 9 rebalancing: the designated share changes from its date, the relation
       r.reclassified,
     ]),
   ).toEqual([
+    ['designated', '1', 0, 0, 0, 0],
+    ['designated', '1', 0, 0, 0, 0],
     ['rebalanced', '0.5', 23100, 23100, 0, 0],
+    ['designated', '0.5', 23100, 0, 0, 0],
     // Half of the forward's 7,700 after the rebalancing is designated; the other half is an undesignated derivative's.
     ['occurred', '0.5', 26950, 3850, 3850, 26950],
   ]);
@@ -372,7 +407,7 @@ it('a failed test in a closed period: the memo reprinted says hedge accounting e
   ok(await run(['acct', 'close', '--period', '2018']));
   const memo = ok(await run(['acct', 'show', 'EUR-SALE-1', '--markdown'])).stdout;
   expect(memo).toContain(
-    "| Hedge accounting ended | 2018-12-31: IAS 39 80–125 %: 50.0 % is outside the line. Hedge accounting ends from 2018-10-15, the last date the test was met: this period's whole change goes to profit or loss; the reserve stays until the transaction (IAS 39.101). |",
+    "| Hedge accounting ended | 2018-12-31: IAS 39 80–125 %: 50.0 % is outside the line. Hedge accounting ends from 2018-11-30, the last date the test was met: this period's whole change goes to profit or loss; the reserve stays until the transaction (IAS 39.101). |",
   );
 });
 

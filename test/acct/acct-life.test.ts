@@ -3,7 +3,7 @@
 // instrument, and the events (de-designation, occurrence in parts, rebalancing, termination). Every entry balances.
 import {
   balanced,
-  deskValueAt,
+  deskValuer,
   forwardValues,
   periodEntries,
   regression,
@@ -11,7 +11,7 @@ import {
   type PeriodValues,
   type RelationshipRules,
 } from '../../src/features/acct/acct-rules.js';
-import { centsNumber, exact, exactText } from '../../src/features/acct/acct-money.js';
+import { centsNumber, exact } from '../../src/features/acct/acct-money.js';
 
 const period = (end: string, instrument: number, hedgedItem: number, excluded = 0): PeriodValues => ({
   end,
@@ -345,11 +345,14 @@ it("the desk's hedges: a closed hedge's price P&L and carry are settled in cash,
     },
     { id: 'h2', side: 'buy' as const, notional: x('1000'), entry: x('1.5'), openedMs: 0 },
   ];
-  const value = deskValueAt(
+  const value = deskValuer({
     hedges,
-    { date: '1970-01-01', spot: x('1.6'), atMs: 20, carry: new Map([['h2', x('-2')]]) },
-    new Map(),
-  );
+    designatedAt: '1970-01-01',
+    markOn: (date) => ({ date, spot: x('1.6'), atMs: 20, carry: new Map([['h2', x('-2')]]) }),
+    observed: new Map(),
+  })('1970-01-01');
   expect(value.unknown).toEqual([]);
-  expect(exactText(value.settled)).toMatch(/^11\.250*$/);
+  // h1's 12.50 and −1.25, settled in cash; h2 is still held.
+  expect(value.settled).toBe(1125n);
+  expect(value.settlements.map((each) => each.hedgeId)).toEqual(['h1']);
 });

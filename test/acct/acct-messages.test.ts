@@ -101,7 +101,8 @@ it('a period without a rate blames --period, never an --as-of that was not given
   ok(await run(['acct', 'designate', file('late.json', JSON.stringify(late)), '--recorded-late', 'x']));
   for (const command of ['journal', 'test', 'reserve']) {
     const refused = exits(await run(['acct', command, 'LATE-1', '--period', '2026-Q4']), 2);
-    expect(refused.stderr).toContain('--period 2026-Q4: no rate of EURUSD for 2026-12-31');
+    // Valued from its designation to today (the period has not ended): its first month end without a rate.
+    expect(refused.stderr).toContain('--period 2026-Q4: no rate of EURUSD for 2019-02-28');
     expect(refused.stderr).not.toContain('--as-of');
   }
   exits(await run(['acct', 'test', 'LATE-1', '--as-of', '2026-03-01']), 2, '--as-of: no rate of EURUSD for');
@@ -148,6 +149,7 @@ it('a receivable designated against a sell is recorded as given, with a warning 
     designated_at: day,
     objective: 'Fix the dollar value of a naira receivable.',
     market: MARKET,
+    functional_currency: 'USD',
     hedged_item: {
       description: 'Invoice 7',
       currency: 'NGN',

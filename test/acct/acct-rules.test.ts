@@ -2,12 +2,13 @@
 import {
   criticalTerms,
   criticalTermsLine,
-  deskValueAt,
+  deskValuer,
   periodEntries,
   regression,
   rollForward,
   type DeskHedge,
   type PeriodValues,
+  type RelationshipRules,
 } from '../../src/features/acct/acct-rules.js';
 import { centsText, exact, exactNumber, mul, toCents } from '../../src/features/acct/acct-money.js';
 
@@ -126,29 +127,37 @@ describe('exact to the cent, rounded once', () => {
       openedMs: 0,
       closed: { atMs: 1, gross: exactNumber(0.004), carry: exact('0')!, fees: exact('0')! },
     }));
-    const value = deskValueAt(
+    const value = deskValuer({
       hedges,
-      { date: '1970-01-01', spot: exact('1500')!, atMs: 2, carry: new Map() },
-      new Map(),
-    );
+      designatedAt: '1970-01-01',
+      markOn: (date) => ({ date, spot: exact('1500')!, atMs: 2, carry: new Map() }),
+      observed: new Map(),
+    })('1970-01-01');
     expect(toCents(value.instrument)).toBe(1n);
+    // Settled on their days, each the cents the running total reaches: together the total rounded once.
+    expect(value.settlements.map((each) => each.gross)).toEqual([0n, 1n, 0n]);
   });
 
-  it('an entry of 123,456,789,012,345.67 posts those cents: the journal never goes through a floating-point number', () => {
-    const values: PeriodValues[] = [
-      { end: '2026-01-31', instrument: 12345678901234567n, hedgedItem: -12345678901234567n, excluded: 0n, fees: 0n },
-    ];
-    const [result] = rollForward(values, {
+  it('an entry of 90,071,992,547,409.91 (2^53 − 1 cents) posts those cents, never through a floating-point number; one cent more is refused, never printed short of its cents', () => {
+    const rules: RelationshipRules = {
       framework: 'asc815',
       method: 'dollar_offset_cumulative',
       excluded: 'pnl',
       kind: 'forecast',
       designatedAt: '2026-01-01',
-    });
+    };
+    const at = (cents: bigint): PeriodValues[] => [
+      { end: '2026-01-31', instrument: cents, hedgedItem: -cents, excluded: 0n, fees: 0n },
+    ];
+    const [result] = rollForward(at(9007199254740991n), rules);
+    expect(result.effective).toBe(90071992547409.91);
     const lines = periodEntries('BIG', result);
     expect(lines.map((line) => [line.role, centsText(line.amount)])).toEqual([
-      ['hedging_instrument', '123456789012345.67'],
-      ['cash_flow_hedge_reserve', '-123456789012345.67'],
+      ['hedging_instrument', '90071992547409.91'],
+      ['cash_flow_hedge_reserve', '-90071992547409.91'],
     ]);
+    expect(() => rollForward(at(9007199254740992n), rules)).toThrow(
+      '90071992547409.92 is past the largest amount hedge prints exactly (90071992547409.91)',
+    );
   });
 });

@@ -1,7 +1,7 @@
 // The accounting store kept as the journal is: its folders judged, never a link followed, written under a hold judged
-// by its holder's liveness, every append bounded by what a read accepts, one store per environment, and its chain's
+// by its holder's liveness, every append bounded by what a read accepts, one store per account, and its chain's
 // head kept apart, so that records removed from the end or a chain sealed again are found on the next read.
-import { spawn } from 'node:child_process';
+import { execSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   chmodSync,
@@ -9,6 +9,7 @@ import {
   existsSync,
   mkdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -126,7 +127,13 @@ describe('one writer at a time, judged by liveness, never by age', () => {
       await new Promise((resolve) => writer.once('exit', resolve));
       ok(await run(['acct', 'designate', relationship, ...LATE]));
       const rows = okJson(await run(['acct', 'test', 'EUR-SALE-1', '--as-of', '2019-02-01', '--json']));
-      expect(rows.map((row: { period_end: string }) => row.period_end)).toEqual(['2018-12-31', '2019-02-01']);
+      expect(rows.map((row: { period_end: string }) => row.period_end)).toEqual([
+        '2018-10-31',
+        '2018-11-30',
+        '2018-12-31',
+        '2019-01-31',
+        '2019-02-01',
+      ]);
     } finally {
       writer.kill('SIGKILL');
     }
@@ -159,34 +166,48 @@ describe('every append is bounded by what a read accepts', () => {
   });
 });
 
-describe('records per environment', () => {
-  const base = { HEDGE_BASE_URL: 'https://partner.example' };
+describe('records per account', () => {
+  const base = { HEDGE_BASE_URL: 'https://partner.example/acme/v2' };
   const TEST_KEY = { ...base, HEDGE_API_KEY: 'hp_test_abcdefghijklmnop' };
   const LIVE_KEY = { ...base, HEDGE_API_KEY: 'hp_live_abcdefghijklmnop' };
-  const OTHER_TEST = { ...base, HEDGE_API_KEY: 'hq_test_abcdefghijklmnop' };
+  /** A new key of the same account (the same base URL), under another prefix, and the API's next version. */
+  const NEW_KEY = { HEDGE_BASE_URL: 'https://partner.example/acme/v3', HEDGE_API_KEY: 'hq_test_qrstuvwxyzabcdef' };
+  const OTHER_ACCOUNT = { ...TEST_KEY, HEDGE_BASE_URL: 'https://partner.example/zenith/v2' };
+  const listed = async (run: ReturnType<typeof setUp>['run'], env: Record<string, string>) =>
+    okJson(await run(['acct', 'list', '--json'], env)).map((row: { id: string }) => row.id);
 
-  it("each key's environment keeps its own relationships and rates; none blocks another", async () => {
-    const { run, store, file } = setUp();
+  it("each account's records are its own, found again under a new key; records kept elsewhere before are named with how to move them", async () => {
+    const { dir, run, file } = setUp();
     const relationship = file('r.json', readFileSync(EXAMPLE, 'utf8'));
-    const changed = file('changed.csv', readFileSync(RATES, 'utf8').replace('2018-12-31,1.21', '2018-12-31,1.22'));
-    ok(await run(IMPORT, TEST_KEY));
-    ok(await run(['acct', 'designate', relationship, ...LATE], TEST_KEY));
-    // The live account sees none of them, and records its own figures for the same dates and the same id.
-    exits(await run(['acct', 'test'], LIVE_KEY), 2, 'no relationship is designated yet');
-    ok(await run(['acct', 'rates', changed, '--market', 'EURUSD', '--quote', 'USD per EUR'], LIVE_KEY));
-    ok(await run(['acct', 'designate', relationship, ...LATE], LIVE_KEY));
-    exits(await run(['acct', 'test'], OTHER_TEST), 2, 'no relationship is designated yet');
-    // The demo's records are its own too.
-    exits(await run(['--demo', 'acct', 'test'], TEST_KEY), 2, 'no relationship is designated yet');
-    ok(await run(['--demo', 'acct', 'rates', changed, '--market', 'EURUSD', '--quote', 'USD per EUR']));
-    expect(existsSync(store('demo'))).toBe(true);
-    exits(await run(['acct', 'test']), 2, 'no relationship is designated yet');
-    const [test] = okJson(await run(['acct', 'test', 'EUR-SALE-1', '--as-of', '2019-02-01', '--json'], TEST_KEY));
-    const [live] = okJson(await run(['acct', 'test', 'EUR-SALE-1', '--as-of', '2019-02-01', '--json'], LIVE_KEY));
-    expect([test.period_end, test.rate, live.period_end, live.rate]).toEqual(['2018-12-31', 1.21, '2018-12-31', 1.22]);
-    expect(existsSync(store('test-hp'))).toBe(true);
-    expect(existsSync(store('live-hp'))).toBe(true);
-    expect(existsSync(store('local'))).toBe(false);
+    // Recorded with no key at all: the keyless `local` store.
+    ok(await run(IMPORT));
+    ok(await run(['acct', 'designate', relationship, ...LATE]));
+    // After a login, the account's store is empty; the message says where the records are and how to move them.
+    const empty = ok(await run(['acct', 'list'], TEST_KEY));
+    const said = `${empty.stdout}${empty.stderr}`.replace(/\s+/g, ' ');
+    const moved = / move them here: (mv \S+ (\S+?))\.( |$)/.exec(said);
+    expect(said).toContain(
+      `Records are kept elsewhere: ${join(dir, 'acct', 'local')} (kept while no key was configured)`,
+    );
+    const accountStore = moved![2];
+    expect(accountStore).toMatch(new RegExp(`^${join(dir, 'acct')}/test-partner\\.example_acme-[0-9a-f]{8}$`));
+    // The demo is never told of them.
+    expect(ok(await run(['--demo', 'acct', 'list'])).stderr).not.toContain('kept elsewhere');
+    execSync(moved![1]);
+    expect(await listed(run, TEST_KEY)).toEqual(['EUR-SALE-1']);
+    // A new key of the account (another prefix, the API's next version) keeps them; another environment or another
+    // partner's path is another account.
+    expect(await listed(run, NEW_KEY)).toEqual(['EUR-SALE-1']);
+    expect(await listed(run, LIVE_KEY)).toEqual([]);
+    expect(await listed(run, OTHER_ACCOUNT)).toEqual([]);
+    expect(existsSync(join(dir, 'acct', 'local'))).toBe(false);
+    // A store an older hedge named after the key's prefix is named too.
+    renameSync(accountStore, join(dir, 'acct', 'test-hp'));
+    const older = exits(await run(['acct', 'show', 'EUR-SALE-1'], TEST_KEY), 2, 'id: no relationship EUR-SALE-1');
+    expect(older.stderr.replace(/\s+/g, ' ')).toContain(
+      `Records are kept elsewhere: ${join(dir, 'acct', 'test-hp')} (named after the key's prefix by an older hedge); if they are this account's, move them here: mv ${join(dir, 'acct', 'test-hp')} ${accountStore}.`,
+    );
+    expect(older.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
 
@@ -257,7 +278,7 @@ describe('a rate an older hedge recorded that cannot be one', () => {
     );
     ok(await run([...IMPORT, '--correct', '--reason', 'the older import lost the spot']));
     expect(okJson(await run(test)).map((row: { instrument_change: number }) => row.instrument_change)).toEqual([
-      23100, 30800,
+      0, 0, 23100, 23100, 30800,
     ]);
   });
 });

@@ -1,6 +1,6 @@
 // The accounting records on the team store: with HEDGE_JOURNAL_URL they live in the journal's PostgreSQL database
-// (hedge.acct_records, hedge.acct_heads), one chain per environment's store, nothing under the machine's acct/ folder.
-// Two colleagues' appends at once are both kept, in order; environments never mix; records removed from the end, or
+// (hedge.acct_records, hedge.acct_heads), one chain per account's store, nothing under the machine's acct/ folder.
+// Two colleagues' appends at once are both kept, in order; accounts never mix; records removed from the end, or
 // added past the head, are found on the next read. What is asserted is the store's own rows.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +9,8 @@ import { exits, ok, okJson } from '../support/cli-runs.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { openPostgresJournal, type PostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
 import { JournalStoreError } from '../../src/platform/journal/entry.js';
+import { accountStoreName } from '../../src/features/acct/acct-store.js';
+import { useSimulators } from '../support/simulator.js';
 
 const folder = tempFolders('hedge-acct-team-');
 const clock = { now: () => Date.parse('2026-03-02T12:00:00Z'), sleep: async () => {} };
@@ -16,18 +18,21 @@ const EXAMPLE = JSON.parse(readFileSync(join(ROOT, 'docs', 'examples', 'relation
 const RATES = join(ROOT, 'docs', 'examples', 'rates-eurusd.csv');
 const IMPORT = ['acct', 'rates', RATES, '--market', 'EURUSD', '--quote', 'USD per EUR'];
 const LATE = ['--recorded-late', 'from the 2018 spreadsheet'];
-const TEST_KEY = { HEDGE_BASE_URL: 'https://partner.example', HEDGE_API_KEY: 'hp_test_abcdefghijklmnop' };
 const LIVE_KEY = { HEDGE_BASE_URL: 'https://partner.example', HEDGE_API_KEY: 'hp_live_abcdefghijklmnop' };
+const start = useSimulators();
 
 describeWithPostgres('the accounting records on the team store', (server) => {
-  /** A desk: one database, and machines (config dirs) that share it through HEDGE_JOURNAL_URL. */
+  /** A desk: one database, and machines (config dirs) that share it through HEDGE_JOURNAL_URL; its account is a
+   * simulator's (`env`, its records under `store`). */
   async function desk() {
     const url = await server().createDatabase();
     const database = new URL(url).pathname.slice(1);
+    const { env } = await start();
+    const store = accountStoreName('test', env.HEDGE_BASE_URL);
     const machine = () => {
       const dir = folder();
-      const run = (args: string[], env: Record<string, string> = TEST_KEY, spawn = false) =>
-        hedgeIn(dir, args, { clock, spawn, env: { HEDGE_JOURNAL_URL: url, ...env } });
+      const run = (args: string[], more: Record<string, string> = env, spawn = false) =>
+        hedgeIn(dir, args, { clock, spawn, env: { HEDGE_JOURNAL_URL: url, ...more } });
       const relationship = (id: string) => {
         const path = join(dir, `${id}.json`);
         writeFileSync(path, JSON.stringify({ ...EXAMPLE, id }));
@@ -43,16 +48,16 @@ describeWithPostgres('the accounting records on the team store', (server) => {
           [store],
         )
       ).rows as Array<{ seq: number; line: string }>;
-    return { url, database, machine, rows, sql: (text: string) => server().query(database, text) };
+    return { url, database, env, store, machine, rows, sql: (text: string) => server().query(database, text) };
   }
 
   it('a designation is recorded in the store, and `acct list` and `acct test` read it from there (nothing under acct/)', async () => {
-    const { machine, rows } = await desk();
+    const { machine, rows, store } = await desk();
     const a = machine();
     const b = machine();
     ok(await a.run(IMPORT));
     ok(await a.run(['acct', 'designate', a.relationship('EUR-SALE-1'), ...LATE]));
-    expect((await rows('test-hp')).map((row) => [row.seq, JSON.parse(row.line).kind])).toEqual([
+    expect((await rows(store)).map((row) => [row.seq, JSON.parse(row.line).kind])).toEqual([
       [1, 'rates'],
       [2, 'designation'],
     ]);
@@ -60,25 +65,27 @@ describeWithPostgres('the accounting records on the team store', (server) => {
     expect(okJson(await b.run(['acct', 'list', '--json'])).map((row: { id: string }) => row.id)).toEqual([
       'EUR-SALE-1',
     ]);
-    const [tested] = okJson(await b.run(['acct', 'test', 'EUR-SALE-1', '--as-of', '2019-02-01', '--json']));
+    const tested = okJson(await b.run(['acct', 'test', 'EUR-SALE-1', '--as-of', '2019-02-01', '--json'])).find(
+      (row: { period_end: string }) => row.period_end === '2018-12-31',
+    );
     expect([tested.period_end, tested.rate]).toEqual(['2018-12-31', 1.21]);
     expect(existsSync(join(a.dir, 'acct'))).toBe(false);
     expect(existsSync(join(b.dir, 'acct'))).toBe(false);
   });
 
   it('two colleagues designating at once, each in a process of its own: both are kept, one after the other, on one chain', async () => {
-    const { machine, rows } = await desk();
+    const { machine, rows, env, store } = await desk();
     const a = machine();
     const b = machine();
     // The schema first, so that the two runs race on the records, not on creating it.
     ok(await a.run(IMPORT));
     const [first, second] = await Promise.all([
-      a.run(['acct', 'designate', a.relationship('EUR-SALE-A'), ...LATE], TEST_KEY, true),
-      b.run(['acct', 'designate', b.relationship('EUR-SALE-B'), ...LATE], TEST_KEY, true),
+      a.run(['acct', 'designate', a.relationship('EUR-SALE-A'), ...LATE], env, true),
+      b.run(['acct', 'designate', b.relationship('EUR-SALE-B'), ...LATE], env, true),
     ]);
     ok(first);
     ok(second);
-    const stored = (await rows('test-hp')).map((row) => JSON.parse(row.line));
+    const stored = (await rows(store)).map((row) => JSON.parse(row.line));
     expect(stored.map((record) => record.seq)).toEqual([1, 2, 3]);
     expect(
       stored
@@ -91,45 +98,73 @@ describeWithPostgres('the accounting records on the team store', (server) => {
     expect(listed.sort()).toEqual(['EUR-SALE-A', 'EUR-SALE-B']);
   });
 
-  it("environments never mix: each key's records, and the keyless `local`, are chains of their own in the one store", async () => {
-    const { machine, rows } = await desk();
+  it("accounts never mix: each account's records, and the keyless `local`, are chains of their own in the one store", async () => {
+    const { machine, rows, store } = await desk();
     const a = machine();
-    ok(await a.run(IMPORT, TEST_KEY));
-    ok(await a.run(['acct', 'designate', a.relationship('EUR-SALE-1'), ...LATE], TEST_KEY));
+    ok(await a.run(IMPORT));
+    ok(await a.run(['acct', 'designate', a.relationship('EUR-SALE-1'), ...LATE]));
     exits(await a.run(['acct', 'test'], LIVE_KEY), 2, 'no relationship is designated yet');
     exits(await a.run(['acct', 'test'], {}), 2, 'no relationship is designated yet');
-    ok(await a.run(IMPORT, LIVE_KEY));
-    ok(await a.run(['acct', 'designate', a.relationship('EUR-SALE-1'), ...LATE], LIVE_KEY));
-    expect((await rows('test-hp')).length).toBe(2);
-    expect((await rows('live-hp')).map((row) => row.seq)).toEqual([1, 2]);
+    // Another account (another server) records the same id and the same dates with other figures: no block.
+    const other = (await start()).env;
+    const changed = join(a.dir, 'changed.csv');
+    writeFileSync(changed, readFileSync(RATES, 'utf8').replace('2018-12-31,1.21', '2018-12-31,1.22'));
+    ok(await a.run(['acct', 'rates', changed, '--market', 'EURUSD', '--quote', 'USD per EUR'], other));
+    ok(await a.run(['acct', 'designate', a.relationship('EUR-SALE-1'), ...LATE], other));
+    expect((await rows(store)).length).toBe(2);
+    expect((await rows(accountStoreName('test', other.HEDGE_BASE_URL))).map((row) => row.seq)).toEqual([1, 2]);
     expect(await rows('local')).toEqual([]);
     // The demo's records stay on this machine.
     ok(await a.run(['--demo', 'acct', 'rates', RATES, '--market', 'EURUSD', '--quote', 'USD per EUR'], {}));
     expect(existsSync(join(a.dir, 'acct', 'demo', 'records.json'))).toBe(true);
   });
 
+  it("records an older hedge kept under the key's prefix are named, with the statements that move them to the account's store", async () => {
+    const { machine, sql, env, store } = await desk();
+    const a = machine();
+    ok(await a.run(['acct', 'designate', a.relationship('EUR-SALE-1'), ...LATE], {}));
+    ok(await a.run(IMPORT));
+    ok(await a.run(['acct', 'designate', a.relationship('EUR-SALE-1'), ...LATE]));
+    // As an older hedge named them: after the key's prefix.
+    const older = `test-${env.HEDGE_API_KEY.split('_')[0]}`;
+    for (const table of ['acct_records', 'acct_heads'])
+      await sql(`UPDATE hedge.${table} SET store = '${older}' WHERE store = '${store}'`);
+    const empty = ok(await a.run(['acct', 'list']));
+    const said = `${empty.stdout}${empty.stderr}`.replace(/\s+/g, ' ');
+    expect(said).toContain(`"${older}" in the team journal store (named after the key's prefix by an older hedge)`);
+    expect(said).toContain('"local" in the team journal store (kept while no key was configured)');
+    const moves = ['acct_records', 'acct_heads'].map(
+      (table) => new RegExp(`UPDATE hedge\\.${table} SET store = '${store}' WHERE store = '${older}'`).exec(said)![0],
+    );
+    await sql(`BEGIN; ${moves.join('; ')}; COMMIT`);
+    expect(okJson(await a.run(['acct', 'list', '--json'])).map((row: { id: string }) => row.id)).toEqual([
+      'EUR-SALE-1',
+    ]);
+    expect(ok(await a.run(['acct', 'list'])).stderr).not.toContain('kept elsewhere');
+  });
+
   it('the last record deleted from the store is found on the next read; so is one added past the head', async () => {
-    const { machine, rows, sql } = await desk();
+    const { machine, rows, sql, store } = await desk();
     const a = machine();
     ok(await a.run(IMPORT));
     ok(await a.run(['acct', 'designate', a.relationship('EUR-SALE-1'), ...LATE]));
-    const kept = await rows('test-hp');
-    await sql(`DELETE FROM hedge.acct_records WHERE store = 'test-hp' AND seq = 2`);
+    const kept = await rows(store);
+    await sql(`DELETE FROM hedge.acct_records WHERE store = '${store}' AND seq = 2`);
     exits(await a.run(['acct', 'list']), 2, 'its last 1 record(s) were removed');
     exits(await a.run(['acct', 'designate', a.relationship('EUR-SALE-2'), ...LATE]), 2, 'were removed');
     // Put back, and a record added past the head by hand (its chain sealed as hedge would): found too.
     await sql(
-      `INSERT INTO hedge.acct_records (store, seq, line) VALUES ('test-hp', 2, '${kept[1].line.replaceAll("'", "''")}')`,
+      `INSERT INTO hedge.acct_records (store, seq, line) VALUES ('${store}', 2, '${kept[1].line.replaceAll("'", "''")}')`,
     );
     ok(await a.run(['acct', 'list']));
-    await sql(`UPDATE hedge.acct_heads SET count = 1 WHERE store = 'test-hp'`);
+    await sql(`UPDATE hedge.acct_heads SET count = 1 WHERE store = '${store}'`);
     exits(await a.run(['acct', 'list']), 2, '1 record(s) were added past its head');
   });
 
   it('a team store that cannot be reached refuses reads and writes alike (exit 13); nothing is kept on the machine instead', async () => {
     const { machine } = await desk();
     const a = machine();
-    const down = { ...TEST_KEY, HEDGE_JOURNAL_URL: 'postgres://hedge:secret@127.0.0.1:1/hedge?connect_timeout=2' };
+    const down = { HEDGE_JOURNAL_URL: 'postgres://hedge:secret@127.0.0.1:1/hedge?connect_timeout=2' };
     exits(await a.run(IMPORT, down), 13, 'cannot be reached');
     exits(await a.run(['acct', 'list'], down), 13, 'cannot be reached');
     expect(existsSync(join(a.dir, 'acct'))).toBe(false);

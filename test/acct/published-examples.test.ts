@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   balanced,
-  deskValueAt,
+  deskValuer,
   forwardPoints,
   forwardValues,
   hedgedItemBySpot,
@@ -17,7 +17,7 @@ import {
   type RateRow,
   type RelationshipRules,
 } from '../../src/features/acct/acct-rules.js';
-import { centsNumber, exact, mul, roundDiv, sub, toCents, type Exact } from '../../src/features/acct/acct-money.js';
+import { centsNumber, exact, mul, roundDiv, toCents, type Exact } from '../../src/features/acct/acct-money.js';
 import { hedgeIn, tempFolders } from '../support/hedge-cli.js';
 import { ok, okJson } from '../support/cli-runs.js';
 
@@ -193,24 +193,27 @@ describe('a rolled hedge whose carry is excluded (built from the textbook exerci
     closed: { atMs: dayMs(h.closed), gross: x(h.gross), carry: x(h.carry), fees: x(h.fees) },
   }));
   // A leg opening at a day's rates has no carry yet, and no price P&L: its mark there is nil.
-  const valueAt = (at: RateRow) => {
-    const carry = new Map<string, Exact>(
-      example.hedges.flatMap((h: Record<string, string>) => (h.opened === at.date ? [[h.id, x('0')] as const] : [])),
-    );
-    const desk = deskValueAt(hedges, { ...at, atMs: dayMs(at.date) + 86_399_999, carry }, new Map());
-    expect(desk.unknown).toEqual([]);
-    return desk;
-  };
-  // Measured from designation: the value at each period end less the value then.
-  const atDesignation = valueAt(rates[0]);
+  const value = deskValuer({
+    hedges,
+    designatedAt: rates[0].date,
+    markOn: (date) => {
+      const at = rates.find((rate) => rate.date === date);
+      const carry = new Map<string, Exact>(
+        example.hedges.flatMap((h: Record<string, string>) => (h.opened === date ? [[h.id, x('0')] as const] : [])),
+      );
+      return at && { ...at, atMs: dayMs(date) + 86_399_999, carry };
+    },
+    observed: new Map(),
+  });
+  // Measured from designation: each leg's value at each period end less its value then.
   const periods: PeriodValues[] = rates.slice(1).map((at) => {
-    const desk = valueAt(at);
-    const since = (key: 'instrument' | 'excluded' | 'fees') => toCents(sub(desk[key], atDesignation[key]));
+    const desk = value(at.date);
+    expect(desk.unknown).toEqual([]);
     return {
       end: at.date,
-      instrument: since('instrument'),
-      excluded: since('excluded'),
-      fees: since('fees'),
+      instrument: toCents(desk.instrument),
+      excluded: toCents(desk.excluded),
+      fees: desk.fees,
       hedgedItem: hedgedItemBySpot(x(rel.hedged_amount), USD_PER_FOREIGN, rates[0], at),
     };
   });
@@ -371,18 +374,30 @@ describe("Ramirez's spot-only variant: the forward's spot element and the hedged
     // Cumulative since designation, as printed: the hedged item, the forward's spot element mirroring it, and the
     // forward points, the forward's fair value less its spot element (30 June: see the source's note).
     let fairValue = 0;
-    const rows = Object.entries(published.cash_flow_fair_value_due_to_spot as Record<string, number>).map(
+    const byQuarter = Object.entries(published.cash_flow_fair_value_due_to_spot as Record<string, number>).map(
       ([date, item]) => {
         fairValue += published.forward_change_in_fair_value[date];
-        return `${date},${-item},${item},${fairValue + item}`;
+        return [date, `${-item},${item},${fairValue + item}`];
       },
+    );
+    // The books' periods are months; the book values at its quarter ends, so each month between holds the last
+    // values it gave (nothing moves until its next date).
+    const monthEnds = ['2004-10-31', '2004-11-30', '2004-12-31', '2005-01-31', '2005-02-28', '2005-03-31'];
+    const rows = [...monthEnds, '2005-04-30', '2005-05-31', '2005-06-30'].map(
+      (date) => `${date},${byQuarter.findLast(([quarter]) => quarter <= date)?.[1] ?? '0,0,0'}`,
     );
     const values = file('values.csv', ['date,instrument_value,hedged_item_value,excluded_value', ...rows].join('\n'));
     type Row = { period_end: string; status: string; line: string } & Record<string, number>;
     const tested: Row[] = okJson(await run(['acct', 'test', rel.id, '--values', values, '--json']));
-    expect(tested.map((row) => row.status)).toEqual(['designated', 'occurred', 'settled']);
-    // Hedge accounting ends with the sale on 31 March: the two periods the book tests.
-    const hedged = tested.slice(0, 2);
+    expect(tested.map((row) => [row.period_end, row.status])).toEqual([
+      ...monthEnds.slice(0, -1).map((date) => [date, 'designated']),
+      ['2005-03-31', 'occurred'],
+      ['2005-04-30', 'ended'],
+      ['2005-05-31', 'ended'],
+      ['2005-06-30', 'settled'],
+    ]);
+    // Hedge accounting ends with the sale on 31 March: the two quarters the book tests.
+    const hedged = tested.filter((row) => row.period_end in published.effective_to_equity);
     const byDate = (pick: (row: Row) => number) => Object.fromEntries(hedged.map((row) => [row.period_end, pick(row)]));
     expect(byDate((row) => row.effective)).toEqual(published.effective_to_equity);
     expect(byDate((row) => -row.excluded_to_pnl)).toEqual(published.forward_points_loss_to_pnl);

@@ -62,15 +62,20 @@ it('state persists: a hedge opened by one invocation is a position in the next, 
   expect(table.stdout).toMatch(/buy\s+DEMO-1\s+10,000\.00/);
   expect(table.stderr).toContain('DEMO');
 
-  // `hedge demo reset` starts it afresh: a second reset says there was no state, and the position is gone.
+  ok(await run('--demo acct rates --record --market USDTNGN'));
+  // `hedge demo reset` starts it afresh, its books too: a second reset says there was no state, and the position and
+  // the rate recorded are gone.
   expect(okJson(await run('demo reset --json'))).toEqual({
     reset: true,
     state_file: stateFile,
     removed: true,
+    books: join(stateFile, '..', 'acct', 'demo'),
+    books_removed: true,
   });
   const again = ok(await run('demo reset'));
   expect(again.stdout + again.stderr).toContain('it had no state yet');
   expect(okJson(await run('--demo positions --json'))).toEqual([]);
+  expect(okJson(await run('--demo acct rates --market USDTNGN --json'))).toEqual([]);
 });
 
 it('a bad answer cap or wire name in the environment is the one line said, before DEMO, exit 2, no simulator started; a damaged state file is named, with how to start afresh; a state file an earlier hedge wrote in another format: the demo starts afresh and says so in one line', async () => {

@@ -344,7 +344,7 @@ export const SANDBOX_SERVE = subcommand('serve', 'local', 'Serve the simulator o
     '--port <n>',
     'port (default: any free port)',
     '--host <host>',
-    'loopback address to listen on (default 127.0.0.1)',
+    'loopback address to listen on (127.0.0.1)',
     '--tls',
     'serve HTTPS with a fresh CA (printed as NODE_EXTRA_CA_CERTS)',
     '--fill-delay <ms>',
@@ -353,6 +353,8 @@ export const SANDBOX_SERVE = subcommand('serve', 'local', 'Serve the simulator o
     'share of opens that fail on-chain, 0 to 1',
     '--clock-speed <x>',
     'clock speed (3600: an hour a second)',
+    '--start <time>',
+    'start its clock at this UTC time, not now',
     '--seed <n>',
     'seed of the price path and faults',
     '--fault-5xx <share>',
@@ -729,7 +731,7 @@ export const JOURNAL = book('journal', 'local', 'The record of every action (thi
 export const DEMO_RESET = subcommand(
   'reset',
   'local',
-  'Start the --demo simulator afresh (deletes its state: test funds only)',
+  'Start the --demo simulator afresh (deletes its state, test funds only, and its accounting records)',
   {
     examples: ['hedge demo reset'],
   },
@@ -750,6 +752,10 @@ const ACCT_VALUES = opt(
   'with an ID: cumulative fair values since designation from this CSV (date,instrument_value,hedged_item_value[,excluded_value]) instead of rates',
 );
 const ACCT_PERIOD = opt('--period <period>', 'a month (2026-11), a quarter (2026-Q4) or a year (2026)');
+const ACCT_AS_OF = opt(
+  '--as-of <date>',
+  "the last day: its month an interim period to that day (default today, the server's)",
+);
 
 export const ACCT_DESIGNATE = subcommand(
   'designate',
@@ -786,7 +792,7 @@ export const ACCT_RATES = subcommand(
       '--market <market>',
       'the market the rates are of, e.g. EURUSD or USDTNGN',
       '--quote <direction>',
-      'how the rates read, once: "USD per EUR", "NGN per USDT"',
+      'how the FILE\'s rates read, once: "USD per EUR", "NGN per USDT" (--record takes the server\'s)',
       '--record',
       "record today's mid price of --market from the API instead of a file",
       '--correct',
@@ -809,13 +815,7 @@ export const ACCT_TEST = subcommand(
     description:
       "Test each relationship's effectiveness per period up to --as-of: the instrument's and the hedged item's cumulative changes, the offset ratio (or regression), the IFRS 9 6.5.11 lower of, the effective part to the reserve and the rest to P&L, the excluded part; hedge never concludes that hedge accounting applies",
     args: [ACCT_ONE],
-    options: options(
-      '--as-of <date>',
-      "the last period end (default today: the server's for the desk's hedges)",
-      ACCT_PERIOD,
-      ACCT_VALUES,
-      UNTIL_OPTION,
-    ),
+    options: options(ACCT_AS_OF, ACCT_PERIOD, ACCT_VALUES, UNTIL_OPTION),
     examples: ['hedge acct test --as-of 2019-02-01 --json', 'hedge acct test EUR-SALE-1 --values values.csv'],
   },
 );
@@ -869,7 +869,7 @@ export const ACCT_RESERVE = subcommand('reserve', 'read', "The cash-flow hedge r
   description:
     "The reserve's roll-forward per relationship and period: open, effective, reclassified, cost-of-hedging movement, close (open + effective − reclassified = close on every row)",
   args: [ACCT_ONE],
-  options: [ACCT_PERIOD, ACCT_VALUES, UNTIL_OPTION],
+  options: [ACCT_AS_OF, ACCT_PERIOD, ACCT_VALUES, UNTIL_OPTION],
   examples: ['hedge acct reserve --period 2019-Q1', 'hedge acct reserve --period 2019 --json'],
 });
 
@@ -878,6 +878,7 @@ export const ACCT_JOURNAL = subcommand('journal', 'read', 'Balanced journal entr
     'Balanced journal entries per relationship and period (entry, relationship, hedges, date, role, GL account, debit, credit, currency, rate and its source), for an ERP import with --format csv',
   args: [ACCT_ONE],
   options: options(
+    ACCT_AS_OF,
     ACCT_PERIOD,
     '--accounts <file>',
     'a JSON map of each role to its GL account, e.g. {"cash_flow_hedge_reserve": "3510"}',
@@ -893,8 +894,17 @@ export const ACCT_JOURNAL = subcommand('journal', 'read', 'Balanced journal entr
 export const ACCT_CLOSE = subcommand('close', 'local', 'Close a period: its figures and entries kept as they are', {
   description:
     "Close a period of the books: every relationship's test rows, reserve and journal entries for it are recorded, and test, reserve and journal print them as closed from then on; what later changes in it (a late rate, an event) posts adjusting entries in the first open period; refused while the period has not ended or a rate it needs is missing",
-  options: options('--period <period>', 'the period to close: a month (2026-11), a quarter (2026-Q4) or a year (2026)'),
-  examples: ['hedge acct close --period 2026-11'],
+  options: options(
+    '--period <period>',
+    'the period to close: a month (2026-11), or a quarter (2026-Q4) or a year (2026): each of its months still open, in order',
+    opt(
+      '--values <id=file>',
+      'a relationship kept on fair values: ID=FILE, its cumulative values since designation (repeatable)',
+      undefined,
+      'repeatable',
+    ),
+  ),
+  examples: ['hedge acct close --period 2026-11', 'hedge acct close --period 2018-12 --values EUR-SALE-1=values.csv'],
 });
 
 export const ACCT_LIST = subcommand(

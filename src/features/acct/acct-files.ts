@@ -234,6 +234,8 @@ export function parseRatesFile(source: string, sourceName: string, market: strin
   );
 }
 
+export type RatesFileRow = Extract<ReturnType<typeof parseRatesFile>, { rows: unknown }>['rows'][number];
+
 /** Cumulative fair values since designation, one row a date, in date order. */
 export function parseValuesFile(source: string, sourceName: string) {
   return readDated(

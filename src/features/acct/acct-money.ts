@@ -58,8 +58,21 @@ export function exactText([numerator, denominator]: Exact) {
 /** `-1234.5` → "-1234.50": the text a CSV or JSON reader takes exactly. */
 export const centsText = (cents: Cents) => exactText([cents, 100n]);
 
-/** The amount as a JSON number (exact to the cent as JSON writes it). */
-export const centsNumber = (cents: Cents) => Number(centsText(cents));
+/** The largest amount hedge prints: 2^53 − 1 cents (90,071,992,547,409.91), the most a JSON number holds to the cent. */
+export const MAX_CENTS = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** An amount past MAX_CENTS: refused rather than printed with its cents lost. */
+export class BeyondExact extends Error {
+  constructor(readonly cents: Cents) {
+    super(`${centsText(cents)} is past the largest amount hedge prints exactly (${centsText(MAX_CENTS)})`);
+  }
+}
+
+/** The amount as a JSON number (exact to the cent as JSON writes it), or a refusal past MAX_CENTS. */
+export function centsNumber(cents: Cents) {
+  if (absCents(cents) > MAX_CENTS) throw new BeyondExact(cents);
+  return Number(centsText(cents));
+}
 
 export const absCents = (cents: Cents) => (cents < 0n ? -cents : cents);
 export const signOf = (cents: Cents) => (cents > 0n ? 1n : cents < 0n ? -1n : 0n);

@@ -19,6 +19,7 @@ import {
 } from './acct-money.js';
 import { plural } from '../../core/number-format.js';
 import { mapChildren, withoutUndefined } from '../../core/objects.js';
+import { utcDay } from '../../core/utc-text.js';
 
 export const FRAMEWORKS = ['ifrs9', 'ias39', 'asc815'] as const;
 type Framework = (typeof FRAMEWORKS)[number];
@@ -96,6 +97,8 @@ export interface PeriodValues {
   fees: Cents;
   /** What of the instrument was settled in cash by then (the desk's closed hedges: their price P&L and carry). */
   settled?: Cents;
+  /** The desk's hedges closed since the period end before, each settled on its own day at that day's rate. */
+  settlements?: readonly Settlement[];
   /** A recognised item's remeasurement at spot since designation (the whole item, to profit or loss). */
   remeasured?: Cents;
   /** `instrument` and `excluded` before they were rounded, where known: their share is rounded once. */
@@ -473,10 +476,86 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
         : 'Not designated in this period: no test.',
     };
     // The amounts as JSON numbers; the entries post them as cents, never through a floating-point number.
-    rows.push({ ...inNumbers(row), cents: row });
+    rows.push({ ...inNumbers(row), cents: { ...row, settlements: values.settlements ?? [] } });
   }
   return rows;
 }
+
+type Point = ReturnType<typeof rollForward>[number]['cents'];
+type Summed = {
+  [K in keyof Point]: Point[K] extends bigint ? K : never;
+}[keyof Point];
+
+/** The amounts of a period summed over its points; balances from the first point's opening to the last one's close. */
+const SUMMED = [
+  'effective',
+  'ineffective',
+  'undesignated',
+  'excluded',
+  'excluded_to_pnl',
+  'cost_of_hedging_movement',
+  'cost_of_hedging_reclassified',
+  'fees',
+  'reclassified',
+  'released_to_pnl',
+  'released_reserve',
+  'remeasured',
+  'settled',
+] as const satisfies readonly Summed[];
+
+/** The books' periods: a row a calendar month (UTC), from the relationship's points in it (its month end, and each
+ * event's day, valued on that day): the month's amounts summed, its balances from its first opening to its last
+ * close, the cumulative changes and the test as the month's last point has them (or the point whose test failed). */
+export function monthRows(points: ReadonlyArray<ReturnType<typeof rollForward>[number]>) {
+  const months = new Map<string, Point[]>();
+  for (const { cents } of points) {
+    const month = cents.period_end.slice(0, 7);
+    months.set(month, [...(months.get(month) ?? []), cents]);
+  }
+  let before: Point | undefined;
+  return [...months].map(([period, list]) => {
+    const [first, last] = [list[0], list.at(-1)!];
+    const judged = list.find((point) => point.status === 'failed') ?? last;
+    const sum = (key: (typeof SUMMED)[number]) => list.reduce((total, point) => total + point[key], 0n);
+    const orNull = (key: 'settled_delivered' | 'item_settled') =>
+      list.some((point) => point[key] !== null) ? list.reduce((total, point) => total + (point[key] ?? 0n), 0n) : null;
+    const row = {
+      period,
+      period_end: last.period_end,
+      status: STATUS_ORDER.find((status) => list.some((point) => point.status === status)) ?? last.status,
+      events: list.flatMap((point) => point.events),
+      instrument_change: last.instrument_change,
+      hedged_item_change: last.hedged_item_change,
+      designated_share: last.designated_share,
+      ratio: judged.ratio,
+      ratio_cumulative: last.ratio_cumulative,
+      // The month's changes' ratio, whatever points it holds.
+      ratio_period: ratioOf(
+        -(last.instrument_change - (before?.instrument_change ?? 0n)),
+        last.hedged_item_change - (before?.hedged_item_change ?? 0n),
+      ),
+      regression: judged.regression,
+      lower_of: last.lower_of,
+      ...(Object.fromEntries(SUMMED.map((key) => [key, sum(key)])) as Record<(typeof SUMMED)[number], bigint>),
+      excluded_to: last.excluded_to,
+      cost_of_hedging_open: first.cost_of_hedging_open,
+      cost_of_hedging_close: last.cost_of_hedging_close,
+      reserve_open: first.reserve_open,
+      reserve_close: last.reserve_close,
+      transaction_remaining: last.transaction_remaining,
+      settled_delivered: orNull('settled_delivered'),
+      item_settled: orNull('item_settled'),
+      instrument_carrying: last.instrument_carrying,
+      line: judged.line,
+    };
+    before = last;
+    return row;
+  });
+}
+export type MonthRow = ReturnType<typeof monthRows>[number];
+
+/** A row's amounts as JSON numbers (exact to the cent), the rest as it is. */
+export const asNumbers = inNumbers;
 
 // ---- Valuation from rates: a forward held elsewhere, and the hedged item, by spot or by forward ----
 
@@ -614,7 +693,8 @@ export const ROLES = [
 export type Role = (typeof ROLES)[number];
 
 /** The period's entries, each balanced: the instrument's remeasurement, amortisation, the recognised item's
- * remeasurement, fees, reclassification, a release to profit or loss, the item's and the instrument's settlement. */
+ * remeasurement, fees, reclassification, a release to profit or loss, the item's and the instrument's settlement; a
+ * desk hedge closed in the period is settled, and its fees paid, on its own day at that day's rate. */
 export function periodEntries(
   relationshipId: string,
   result: ReturnType<typeof rollForward>[number],
@@ -635,8 +715,15 @@ export function periodEntries(
     settled,
     settled_delivered: delivered,
     item_settled: itemSettled,
+    settlements,
   } = result.cents;
   const toReserve = result.excluded_to === 'cost_of_hedging_reserve';
+  // What the hedges closed in the period settled on their own days; the period end settles the rest (an event's).
+  const [closedFees, closedSettled] = settlements.reduce(
+    ([fees, cash], each) => [fees + each.fees, cash + each.gross + each.carry],
+    [0n, 0n],
+  );
+  const [endFees, endSettled] = [feesMove - closedFees, settled - closedSettled];
   // Each entry's lines, by role, in order.
   const entries: Record<string, Partial<Record<Role, Cents>>> = {
     'remeasurement of the hedging instrument': {
@@ -650,7 +737,7 @@ export function periodEntries(
       ? { excluded_component: -amortisedToPnl, cost_of_hedging_reserve: amortisedToPnl }
       : {},
     'remeasurement of the hedged item at spot': { hedged_item: remeasured, hedged_item_remeasurement: -remeasured },
-    fees: { fees: -feesMove, cash: feesMove },
+    fees: { fees: -endFees, cash: endFees },
     'reclassification of the reserves': {
       cash_flow_hedge_reserve: reclassified - releasedReserve,
       cost_of_hedging_reserve: costReclassified - (released - releasedReserve),
@@ -667,24 +754,49 @@ export function periodEntries(
     },
     'settlement of the hedging instrument':
       delivered === null
-        ? { cash: settled, hedging_instrument: -settled }
-        : { foreign_currency: delivered, cash: settled - delivered, hedging_instrument: -settled },
+        ? { cash: endSettled, hedging_instrument: -endSettled }
+        : { foreign_currency: delivered, cash: endSettled - delivered, hedging_instrument: -endSettled },
   };
-  let n = 0;
-  return Object.entries(entries).flatMap(([description, lines]) => {
-    const kept = (Object.entries(lines) as Array<[Role, Cents]>).filter(([, amount]) => amount !== 0n);
-    if (!kept.length) return [];
-    const entry_id = `${relationshipId}/${result.period_end}/${++n}`;
-    // amount: positive a debit, negative a credit (cents).
-    return kept.map(([role, amount]) => ({
-      entry_id,
-      relationship_id: relationshipId,
-      date: result.period_end,
-      role,
-      amount,
-      description,
-    }));
-  });
+  const closes = settlements.map((each) => ({
+    date: each.date,
+    hedgeId: each.hedgeId,
+    rate: each.rate,
+    entries: {
+      'settlement of a hedge closed: its price P&L and carry, at its day’s rate': {
+        cash: each.gross + each.carry,
+        hedging_instrument: -(each.gross + each.carry),
+      },
+      'fees of a hedge closed, at its day’s rate': { fees: -each.fees, cash: each.fees },
+    } as Record<string, Partial<Record<Role, Cents>>>,
+  }));
+  const end = result.period_end;
+  // In date order; on the period's own day its entries come before a hedge closed that day.
+  const groups = [
+    ...closes.filter((each) => each.date < end).sort((a, b) => a.date.localeCompare(b.date)),
+    { date: end, entries, hedgeId: undefined, rate: undefined },
+    ...closes.filter((each) => each.date >= end),
+  ];
+  const numbered = new Map<string, number>();
+  return groups.flatMap(({ date, entries, hedgeId, rate }) =>
+    Object.entries(entries).flatMap(([description, lines]) => {
+      const kept = (Object.entries(lines) as Array<[Role, Cents]>).filter(([, amount]) => amount !== 0n);
+      if (!kept.length) return [];
+      const n = (numbered.get(date) ?? 0) + 1;
+      numbered.set(date, n);
+      const entry_id = `${relationshipId}/${date}/${n}`;
+      // amount: positive a debit, negative a credit (cents).
+      return kept.map(([role, amount]) => ({
+        entry_id,
+        relationship_id: relationshipId,
+        date,
+        role,
+        amount,
+        description,
+        ...(hedgeId !== undefined && { hedge_id: hedgeId }),
+        ...(rate !== undefined && { rate }),
+      }));
+    }),
+  );
 }
 
 /** Whether every entry's debits equal its credits. */
@@ -709,13 +821,14 @@ export interface DeskHedge {
   closed?: { atMs: number; gross: Exact; carry: Exact; fees: Exact };
 }
 
-/** A recorded rate as a desk hedge is valued at it: the mid, the server's time it was read at, and the carry each open
- * hedge had accrued then (the positions read with it), on the account's side. */
-interface Mark {
+/** A day's recorded rate as a desk hedge is marked at it: the mid, the server's time it was read at (a rate imported
+ * from a file: the end of its day), the carry each open hedge had accrued then, and where it came from. */
+export interface Mark {
   date: string;
   spot: Exact;
   atMs: number;
   carry: ReadonlyMap<string, Exact>;
+  source?: string;
 }
 
 const ZERO: Exact = [0n, 1n];
@@ -726,7 +839,7 @@ function grossAt(side: 'buy' | 'sell', notional: Exact, entry: Exact, mark: Exac
   return side === 'buy' ? buy : [-buy[0], buy[1]];
 }
 
-/** The carry a hedge open at `at` had accrued then: the one recorded with that rate, else pro rata to the days held,
+/** The carry a hedge open at `at` had accrued then: the one recorded with that rate, else pro rata to the time held,
  * from the nearest one recorded of it (a hedge's carry accrues evenly on its notional). */
 function carryAt(hedge: DeskHedge, at: Mark, observed: ReadonlyMap<string, { atMs: number; carry: Exact }>) {
   const own = at.carry.get(hedge.id);
@@ -736,35 +849,138 @@ function carryAt(hedge: DeskHedge, at: Mark, observed: ReadonlyMap<string, { atM
   return div(mul(seen.carry, [BigInt(at.atMs - hedge.openedMs), 1n]), [BigInt(seen.atMs - hedge.openedMs), 1n]);
 }
 
-/** The hedges' value at a recorded rate, exact, in USD: each closed by then at what it realized, each open then marked
- * at the rate from its own record, with its carry as the excluded part; fees as they are paid. A hedge open then whose
- * entry or carry is not known is named, so the period is refused rather than guessed. */
-export function deskValueAt(
-  hedges: readonly DeskHedge[],
-  at: Mark,
-  observed: ReadonlyMap<string, { atMs: number; carry: Exact }>,
-) {
-  let [instrument, excluded, fees, settled] = [ZERO, ZERO, ZERO, ZERO];
-  const unknown: string[] = [];
-  for (const hedge of hedges) {
-    if (hedge.openedMs > at.atMs) continue;
-    if (hedge.closed && hedge.closed.atMs <= at.atMs) {
-      instrument = add(instrument, hedge.closed.gross);
-      excluded = add(excluded, hedge.closed.carry);
-      fees = add(fees, hedge.closed.fees);
-      // A closed hedge's price P&L and carry were settled in cash.
-      settled = add(settled, add(hedge.closed.gross, hedge.closed.carry));
-      continue;
-    }
-    const carry = carryAt(hedge, at, observed);
-    if (!hedge.entry || !carry) {
-      unknown.push(hedge.id);
-      continue;
-    }
-    instrument = add(instrument, grossAt(hedge.side, hedge.notional, hedge.entry, at.spot));
-    excluded = add(excluded, carry);
+/** A desk hedge closed: its price P&L and carry settled in cash and its fees paid, fixed in the functional currency
+ * at the rate of the day it closed and never translated again (IAS 21.21–22), in cents: the cents the running total
+ * of the hedges closed reaches with it, less those before it (so that what is settled adds up to the total rounded
+ * once, and a settlement once made never changes). */
+export interface Settlement {
+  date: string;
+  hedgeId: string;
+  gross: Cents;
+  carry: Cents;
+  fees: Cents;
+  /** The day's rate it was translated at (none for books in USD without a rate that day). */
+  rate?: Mark;
+}
+
+/** A day's rate was needed and none is recorded: `why` says what for. */
+export class NoRate extends Error {
+  constructor(
+    readonly date: string,
+    readonly why: string,
+  ) {
+    super(`no rate for ${date} (${why})`);
   }
-  return { instrument, excluded, fees, settled, unknown };
+}
+
+/** The desk's hedges as a relationship's instrument, valued at the end of a day in the functional currency. */
+export interface DeskBook {
+  hedges: readonly DeskHedge[];
+  /** The day designated: a hedge opened before it counts from its value at that day's rate, any other from nil. */
+  designatedAt: string;
+  /** The rate recorded for a day, or none. */
+  markOn: (date: string) => Mark | undefined;
+  /** USD in the functional currency at a spot, exactly; none for books kept in USD. */
+  translate?: (usd: Exact, spot: Exact) => Exact;
+  /** Each hedge's latest recorded carry, for a rate recorded without it (imported, or read before it opened). */
+  observed: ReadonlyMap<string, { atMs: number; carry: Exact }>;
+}
+
+type Parts = { gross: Exact; carry: Exact };
+
+/** The hedges' change since designation at the end of `date`, exact, each hedge measured from its value at
+ * designation (nil for one opened on or after that day): one closed on or before `date` at what it realized, fixed at
+ * the rate of the day it closed; one filled by the time the day's rate was read marked at it (price P&L and carry,
+ * translated at it); one filled after that reading counts from the next day valued. With the settlements of the
+ * hedges closed by then, and a hedge open then whose entry or carry is not known named, so that the day is refused
+ * rather than guessed. */
+export function deskValuer(book: DeskBook) {
+  const { designatedAt, markOn, translate, observed } = book;
+  const dayOf = (ms: number) => utcDay(ms);
+  const opensBefore = (hedge: DeskHedge) => dayOf(hedge.openedMs) < designatedAt;
+  // A hedge closed before the designation's day, or held into it and closed on it, changes nothing of the relationship.
+  const hedges = book.hedges.filter(
+    (hedge) =>
+      !hedge.closed ||
+      dayOf(hedge.closed.atMs) > designatedAt ||
+      (dayOf(hedge.closed.atMs) === designatedAt && !opensBefore(hedge)),
+  );
+  const inBooks = (usd: Exact, spot: Exact) => (translate ? translate(usd, spot) : usd);
+  const mark = (date: string, why: string) => {
+    const found = markOn(date);
+    if (!found) throw new NoRate(date, why);
+    return found;
+  };
+  // The hedges closed, in the order they closed, each fixed at its day's rate, with the cents the running totals reach.
+  const closed = hedges
+    .filter((hedge) => hedge.closed)
+    .sort((a, b) => a.closed!.atMs - b.closed!.atMs || a.id.localeCompare(b.id));
+  const fixed = new Map<string, Parts & { fees: Exact; settlement: Settlement }>();
+  const totals = { gross: ZERO, carry: ZERO, fees: ZERO };
+  const settledTotal = (hedge: DeskHedge) => {
+    const known = fixed.get(hedge.id);
+    if (known) return known;
+    for (const each of closed) {
+      if (fixed.has(each.id)) continue;
+      const date = dayOf(each.closed!.atMs);
+      const rate = translate ? mark(date, `${each.id} closed that day`) : markOn(date);
+      const amounts = {
+        gross: rate ? inBooks(each.closed!.gross, rate.spot) : each.closed!.gross,
+        carry: rate ? inBooks(each.closed!.carry, rate.spot) : each.closed!.carry,
+        fees: rate ? inBooks(each.closed!.fees, rate.spot) : each.closed!.fees,
+      };
+      const step = (key: keyof typeof totals) => {
+        const before = toCents(totals[key]);
+        totals[key] = add(totals[key], amounts[key]);
+        return toCents(totals[key]) - before;
+      };
+      const settlement = {
+        date,
+        hedgeId: each.id,
+        gross: step('gross'),
+        carry: step('carry'),
+        fees: step('fees'),
+        ...(rate && { rate }),
+      };
+      fixed.set(each.id, { ...amounts, settlement });
+      if (each === hedge) return fixed.get(hedge.id)!;
+    }
+    return fixed.get(hedge.id)!;
+  };
+  const hedgeAt = (hedge: DeskHedge, date: string): Parts | 'unknown' | undefined => {
+    if (hedge.closed && dayOf(hedge.closed.atMs) <= date) return settledTotal(hedge);
+    if (dayOf(hedge.openedMs) > date) return undefined;
+    const at = mark(date, `${hedge.id} was held`);
+    if (hedge.openedMs > at.atMs) return undefined;
+    const carry = carryAt(hedge, at, observed);
+    if (!hedge.entry || !carry) return 'unknown';
+    const gross = grossAt(hedge.side, hedge.notional, hedge.entry, at.spot);
+    return { gross: inBooks(gross, at.spot), carry: inBooks(carry, at.spot) };
+  };
+  const base = new Map(
+    hedges.map((hedge) => [hedge.id, opensBefore(hedge) ? hedgeAt(hedge, designatedAt) : undefined]),
+  );
+  return (date: string) => {
+    let [instrument, excluded] = [ZERO, ZERO];
+    const settlements: Settlement[] = [];
+    const unknown: string[] = [];
+    for (const hedge of hedges) {
+      const [now, then] = [hedgeAt(hedge, date), base.get(hedge.id)];
+      if (now === 'unknown' || then === 'unknown') {
+        unknown.push(hedge.id);
+        continue;
+      }
+      instrument = add(instrument, sub(now?.gross ?? ZERO, then?.gross ?? ZERO));
+      excluded = add(excluded, sub(now?.carry ?? ZERO, then?.carry ?? ZERO));
+    }
+    // In the order they closed.
+    for (const hedge of closed) {
+      const settled = fixed.get(hedge.id)?.settlement;
+      if (settled && settled.date <= date) settlements.push(settled);
+    }
+    const sum = (key: 'gross' | 'carry' | 'fees') => settlements.reduce((total, each) => total + each[key], 0n);
+    return { instrument, excluded, fees: sum('fees'), settled: sum('gross') + sum('carry'), settlements, unknown };
+  };
 }
 
 // ---- Critical terms: the instrument's terms against the hedged item's, each matched or not ----

@@ -1,10 +1,10 @@
-// The accounts' own records (designations, events, imported rates, corrections), one store per environment, kept as
+// The accounts' own records (designations, events, imported rates, corrections), one store per account, kept as
 // the journal is kept: its folder judged, never through a link, written under a hold judged by its holder's liveness,
 // append-only, each record carrying the hash of the one before it and the chain's head kept in a file of its own, so
 // that an edit, a re-sealed chain or records removed from the end are found on the next read. With the team store the
 // records live there, beside the journal, under the journal's own lock, each append one transaction with its head.
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { AuthError, HeldError, StateError, UsageError } from '../../core/errors.js';
@@ -23,6 +23,7 @@ import { ensureDir, namedHolds } from '../../platform/journal/journal.js';
 import { isTeamJournal } from '../../platform/journal/index.js';
 import { journalDir } from '../../platform/journal/location.js';
 import { writeFileDurably } from '../../core/files/durable-write.js';
+import { shellWord } from '../../core/program.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { JsonObject } from '../../core/objects.js';
 
@@ -57,20 +58,37 @@ const hashOf = ({ prev, hash: _, ...fields }: Omit<AcctRecord, 'hash'> & { hash?
     .update(prev + canonicalJson(fields))
     .digest('hex');
 
-/** The store of the environment the key selects: `demo`, `<live|test>-<key prefix>` (each account), or `local` when
- * no key is configured at all (relationships over forwards held elsewhere, seen by no account). */
+/** No key configured at all: the keyless `local` store's case (a profile logged out is an error, never `local`). */
+export const noKeyConfigured = (error: unknown) =>
+  error instanceof AuthError && /^No API key is configured/.test(error.message);
+
+/** The store of the account a key opens: its environment and the base URL the key is used at (the partner-scoped path;
+ * the version segment at its end left out, so a new version of the API keeps the books), readable, with a hash of both
+ * so that no two accounts share one. */
+export function accountStoreName(environment: string, baseUrl: string) {
+  const url = new URL(baseUrl);
+  const where = url.host + url.pathname.replace(/\/v\d+\/?$/i, '').replace(/\/+$/, '');
+  const hash = createHash('sha256').update(`${environment} ${where}`).digest('hex').slice(0, 8);
+  return `${environment}-${where.replace(/[^A-Za-z0-9.-]+/g, '_').slice(0, 64)}-${hash}`;
+}
+
+/** A store's folder on this machine. */
+export const storeFolder = (env: CommandContext['env'], name: string) => join(journalDir(env), 'acct', name);
+
+/** The store of the account the key opens (`accountStoreName`), `demo` for the demo, or `local` when no key is
+ * configured at all (relationships over forwards held elsewhere, seen by no account). */
 async function storeOf(ctx: StorePorts) {
   const credentials = await ctx.credentials().catch((error: unknown) => {
-    if (error instanceof AuthError && /^No API key is configured/.test(error.message)) return undefined;
+    if (noKeyConfigured(error)) return undefined;
     throw error;
   });
   const name = !credentials
     ? 'local'
     : credentials.sources.baseUrl === 'demo'
       ? 'demo'
-      : `${credentials.environment}-${credentials.apiKey.split('_')[0]}`;
+      : accountStoreName(credentials.environment, credentials.baseUrl);
   const top = journalDir(ctx.env);
-  const dir = join(top, 'acct', name);
+  const dir = storeFolder(ctx.env, name);
   const file = join(dir, 'records.json');
   // Where the journal is kept: the team store when it is chosen (never for --demo), the local file otherwise.
   const journal = (await ctx.journalChoice()).kind === 'postgres' ? await ctx.journal() : undefined;
@@ -85,6 +103,12 @@ async function storeOf(ctx: StorePorts) {
     file,
     head: join(dir, 'head.json'),
     by: credentials?.profileName,
+    /** Where this account's records may have been kept before: the store an older hedge named after the key's prefix,
+     * and `local`, kept while no key was configured. */
+    before:
+      name === 'local' || name === 'demo'
+        ? []
+        : [`${credentials!.environment}-${credentials!.apiKey.split('_')[0]}`, 'local'],
   };
 }
 type Store = Awaited<ReturnType<typeof storeOf>>;
@@ -166,13 +190,39 @@ export async function readRecords(ctx: StorePorts) {
   return await readStore(await storeOf(ctx));
 }
 
+/** Where records are kept that this account's store (holding none) might have held: each earlier store of it that holds
+ * any, and how to move it here, as a sentence to add to a message; empty when there is none. */
+export async function recordsElsewhere(ctx: StorePorts) {
+  const store = await storeOf(ctx);
+  const found: string[] = [];
+  for (const name of store.before) {
+    const why =
+      name === 'local' ? 'kept while no key was configured' : "named after the key's prefix by an older hedge";
+    if (store.team) {
+      if (!(await store.team.acctRecords.read(name, 0)).bytes) continue;
+      const moved = (table: string) => `UPDATE hedge.${table} SET store = '${store.name}' WHERE store = '${name}'`;
+      found.push(
+        `"${name}" in the team journal store (${why}); if they are this account's, move them here in one transaction: ${moved('acct_records')}; ${moved('acct_heads')}`,
+      );
+      continue;
+    }
+    const dir = storeFolder(ctx.env, name);
+    if (!lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() || !readdirSync(dir).length) continue;
+    const empty = existsSync(store.dir) ? `rmdir ${shellWord(store.dir)} && ` : '';
+    found.push(
+      `${dir} (${why}); if they are this account's, move them here: ${empty}mv ${shellWord(dir)} ${shellWord(store.dir)}`,
+    );
+  }
+  return found.length ? ` Records are kept elsewhere: ${found.join('; ')}.` : '';
+}
+
 /** Appends records while this process holds the store; `bodies` may be made from every record there, and a refusal (a
  * throw) writes nothing, as does an empty list. `beforeWrite` is given the sealed records before they are written, to
  * write what must exist first (a memo): when it throws, nothing is recorded. */
 export async function appendRecords(
   ctx: StorePorts & Pick<CommandContext, 'clock'>,
   kind: RecordKind,
-  make: (records: AcctRecord[]) => readonly JsonObject[],
+  make: (records: AcctRecord[]) => readonly JsonObject[] | Promise<readonly JsonObject[]>,
   beforeWrite?: (added: AcctRecord[]) => void,
 ) {
   const store = await storeOf(ctx);
@@ -200,7 +250,7 @@ export async function appendRecords(
   try {
     const records = await readStore(store);
     const count = records.length;
-    const bodies = make(records);
+    const bodies = await make(records);
     if (!bodies.length) return [];
     const recordedAt = new Date(ctx.clock.now()).toISOString();
     for (const body of bodies) {

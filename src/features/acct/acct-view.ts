@@ -210,7 +210,8 @@ export const PERIOD_VIEW = {
   fields: fieldTable(
     `
   relationship_id  Relationship  id
-  period_end  Period end  text
+  period  Month  text
+  period_end  To  text
   status  Status  text
   instrument_change  Instrument (cum.)  pnl
   hedged_item_change  Hedged item (cum.)  pnl
@@ -227,29 +228,34 @@ export const PERIOD_VIEW = {
     { ...WHOLE_ID, ...ratioOnScreen, line: { wrap: true } },
   ),
   priority: words(
-    'relationship_id period_end ratio line status effective ineffective instrument_change hedged_item_change reserve_close reclassified reserve_open excluded cost_of_hedging_close',
+    'relationship_id period ratio line status effective ineffective instrument_change hedged_item_change reserve_close reclassified reserve_open excluded period_end cost_of_hedging_close',
   ),
 };
 
 export const RESERVE_FIELDS = fieldTable(
   `
   relationship_id  Relationship  id
-  period_end  Period end  text
-  effective  Effective  pnl
+  period  Month  text
+  period_end  To  text
   reserve_open  Reserve open  money
+  effective  Effective  pnl
   reclassified  Reclassified  money
+  adjustment  Adjustment  pnl
   reserve_close  Reserve close  money
-  cost_of_hedging_close  Cost of hedging  money
+  cost_of_hedging_open  Cost of hedging open  money
   cost_of_hedging_movement  Cost of hedging moved  pnl
+  cost_of_hedging_reclassified  Cost of hedging reclassified  money
+  cost_of_hedging_adjustment  Cost of hedging adjusted  pnl
+  cost_of_hedging_close  Cost of hedging  money
 `,
   WHOLE_ID,
 );
 
-/** On a screen: the roll-forward (open + effective − reclassified = close) before the period's date. */
+/** On a screen: the roll-forward a month a line (open + effective − reclassified + adjustment = close). */
 export const RESERVE_VIEW = {
   fields: RESERVE_FIELDS,
   priority: words(
-    'relationship_id reclassified reserve_close effective reserve_open period_end cost_of_hedging_close cost_of_hedging_movement',
+    'relationship_id reserve_open effective reclassified reserve_close period adjustment period_end cost_of_hedging_close cost_of_hedging_movement cost_of_hedging_open cost_of_hedging_reclassified cost_of_hedging_adjustment',
   ),
 };
 

@@ -3,42 +3,32 @@
 // server is never sent a write.
 import { UsageError } from '../../core/errors.js';
 import { utcDay } from '../../core/utc-text.js';
-import { readNumber } from '../../core/number-format.js';
 import { notAllowed, sameReference } from '../../core/input.js';
-import { asFunctional } from '../../core/markets.js';
+import { asFunctional, findMarket, pairOf } from '../../core/markets.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { HedgeClient } from '../../platform/api/client.js';
 import { readHistoryRecord } from '../../platform/api/wire/fields.js';
-import type { HistoryFacts } from '../../core/wire.js';
-import { readDeal, type DealHedges } from '../book/deal.js';
+import { readDeal } from '../book/deal.js';
 import { recordStanding } from '../book/book.js';
 import { walkHistory } from '../report/report.js';
-import { appendRecords, readRecords, type AcctRecord } from './acct-store.js';
-import type { JsonObject } from '../../core/objects.js';
-import { rateProblem, type Relationship, type ValueLine } from './acct-files.js';
-import { absCents, add, div, exact, exactNumber, exactText, sub, toCents, type Exact } from './acct-money.js';
+import { appendRecords, noKeyConfigured, readRecords, type AcctRecord } from './acct-store.js';
+import type { RatesFileRow, Relationship } from './acct-files.js';
 import {
-  FRAMEWORK_RULES,
-  criticalTerms,
-  deskValueAt,
-  forwardPoints,
-  forwardValues,
-  hedgedItemBySpot,
-  inFunctional,
-  MissingRate,
-  need,
-  rollForward,
-  type CriticalTermsInput,
-  type DeskHedge,
-  type PeriodValues,
-  type Quote,
-  type RateRow,
-  type RelationshipRules,
-  type RuleEvent,
-} from './acct-rules.js';
+  absCents,
+  add,
+  centsText,
+  div,
+  exact,
+  exactNumber,
+  MAX_CENTS,
+  sub,
+  toCents,
+  type Exact,
+} from './acct-money.js';
+import { FRAMEWORK_RULES, type RateRow, type RuleEvent } from './acct-rules.js';
 
 /** What the accounting flows use of a command's context. */
-type AcctPorts = Pick<CommandContext, 'client' | 'clock' | 'env' | 'credentials' | 'journal' | 'journalChoice'>;
+export type AcctPorts = Pick<CommandContext, 'client' | 'clock' | 'env' | 'credentials' | 'journal' | 'journalChoice'>;
 
 export interface AcctEvent {
   relationship_id: string;
@@ -67,7 +57,7 @@ export interface Designation {
 
 type HeldHedge = Awaited<ReturnType<typeof referenceHedges>>['held'][number];
 
-interface MarketRates {
+export interface MarketRates {
   quote: string;
   rows: Map<string, RateRow>;
 }
@@ -111,6 +101,8 @@ export function recorded(records: readonly AcctRecord[]) {
     } else if (record.kind === 'rates' || body.of === 'rates') {
       // A correction stands in for what it corrects from then on; the record it corrects stays as it was.
       const market = rates.get(body.market) ?? { quote: body.quote, rows: new Map() };
+      // A correction restating every date under a new quote says it.
+      if (body.quote) market.quote = body.quote;
       for (const row of body.rows as Array<Record<string, string>>) market.rows.set(row.date, rateRow(row));
       rates.set(body.market, market);
     } else {
@@ -135,10 +127,6 @@ export type Recorded = ReturnType<typeof recorded>;
 /** What the environment's records say. */
 export const readState = async (ctx: Parameters<typeof readRecords>[0]) => recorded(await readRecords(ctx));
 
-/** The period closed already that overlaps `period`, if any. */
-export const overlappingClose = (closes: readonly Close[], period: { from: string; to: string }) =>
-  closes.find((each) => each.from <= period.to && each.to >= period.from);
-
 /** A decimal given as text, exactly; none for none (or an empty cell). */
 const exactOf = (text: string | undefined) => (text ? exact(text) : undefined);
 
@@ -155,7 +143,7 @@ function rateRow(row: Record<string, string>): RateRow {
   };
 }
 
-const QUOTE = /^([A-Z]{3,5}) per ([A-Z]{3,5})$/;
+export const QUOTE = /^([A-Z]{3,5}) per ([A-Z]{3,5})$/;
 
 /** `"NGN per USDT"`: how a market's rates read (the first currency's units for one of the second). */
 export function parseQuote(raw: string | undefined) {
@@ -166,20 +154,27 @@ export function parseQuote(raw: string | undefined) {
 }
 
 /** How the market's rates turn the hedged item's currency into the functional currency. */
-function quoteFor(relationship: Relationship, quote: string) {
+export function quoteFor(relationship: Relationship, quote: string) {
   const [, units, per] = QUOTE.exec(quote)!;
-  const currency = relationship.hedged_item.currency;
-  if (currency !== units && currency !== per)
+  const currency = asFunctional(relationship.hedged_item.currency);
+  if (currency !== asFunctional(units) && currency !== asFunctional(per))
     throw new UsageError(
-      `hedged_item.currency: ${currency} is not a currency of ${relationship.market}'s rates (${quote}); expected ${per} or ${units}.`,
+      `hedged_item.currency: ${relationship.hedged_item.currency} is not a currency of ${relationship.market}'s rates (${quote}); expected ${per} or ${units}.`,
     );
-  return { functionalPerForeign: currency === per };
+  return { functionalPerForeign: currency === asFunctional(per) };
+}
+
+/** A market's two currencies: as the markets list or its id tells them (pairOf), else its name read as two codes
+ * (`EURUSD`); undefined when neither does. Its price reads as `quote per base`. */
+export function marketPair(market: string, listed?: Readonly<Record<string, unknown>>) {
+  const named = /^(USDT|USDC|USD|[A-Z]{3})([A-Z]{3,5})$/.exec(market);
+  return pairOf(market, listed) ?? (named ? { base: named[1], quote: named[2] } : undefined);
 }
 
 // ---- Designation and events ----
 
 /** A hedge's maturity as a UTC day, where its record gives one. */
-const maturityDay = (hedge: { maturity_at?: unknown }) =>
+export const maturityDay = (hedge: { maturity_at?: unknown }) =>
   typeof hedge.maturity_at === 'string' ? utcDay(hedge.maturity_at) : null;
 
 /** The hedges carrying `reference` (`all` counts them), and of them those the side model holds live (`held`): a
@@ -206,7 +201,7 @@ async function referenceHedges(client: HedgeClient, reference: string) {
     entry_rate: hedge.struck_rate == null ? null : String(hedge.struck_rate),
     maturity: maturityDay(hedge),
   }));
-  return { all: deal.hedges.length, held };
+  return { all: deal.hedges.length, held, markets: new Set(deal.hedges.map((hedge) => hedge.market.toUpperCase())) };
 }
 
 /** Refuses a relationship that cannot be recorded (one line naming the field), then records it with its hash;
@@ -217,10 +212,10 @@ export async function designate(
   recordedLate: string | undefined,
   beforeRecord?: (designation: Designation) => void,
 ) {
-  const { instrument } = relationship;
+  const { instrument, market } = relationship;
   // The references are checked against the hedge records (a read) before anything is recorded; the books' today is
   // then the server's, learned from those answers.
-  let today = utcDay(ctx.clock.now());
+  let today: string;
   const held: HeldHedge[] = [];
   if ('references' in instrument) {
     const client = await ctx.client();
@@ -234,10 +229,15 @@ export async function designate(
         throw new UsageError(
           `instrument.references: every hedge carrying ${reference} is already closed; a designation names hedges still held, or give --recorded-late REASON.`,
         );
+      const other = [...found.markets].find((each) => each !== market);
+      if (other)
+        throw new UsageError(
+          `market: ${market} is not the market of the hedges carrying ${reference} (${other}); expected ${other}, whose rates value them.`,
+        );
       held.push(...found.held);
     }
     today = serverDay(client);
-  }
+  } else today = await booksToday(ctx);
   const at = relationship.designated_at;
   if (at > today)
     throw new UsageError(
@@ -253,6 +253,14 @@ export async function designate(
     throw new UsageError(
       'ratio: the designated share of the instrument is at most 1; the rest of a larger instrument is left undesignated.',
     );
+  for (const [field, text] of [
+    ['hedged_item.amount', relationship.hedged_item.amount],
+    ...('notional' in instrument ? [['instrument.notional', instrument.notional]] : []),
+  ])
+    if (absCents(toCents(exact(text)!)) > MAX_CENTS)
+      throw new UsageError(
+        `${field}: ${text} is past the largest amount hedge prints exactly; expected at most ${centsText(MAX_CENTS)}.`,
+      );
   const problem = frameworkProblem(relationship);
   if (problem) throw new UsageError(problem);
   if ('notional' in instrument && instrument.currency !== relationship.hedged_item.currency)
@@ -268,6 +276,8 @@ export async function designate(
         throw new UsageError(
           `id: ${relationship.id} is already designated; a relationship is never edited: de-designate it (hedge acct event ${relationship.id} --de-designate DATE --reason …) and designate a new one under another id.`,
         );
+      const problem = currencyProblem(relationship, recorded(records).rates.get(market)?.quote);
+      if (problem) throw new UsageError(problem);
       sharesWithin(relationship, relationships.values(), today);
       return [
         {
@@ -301,6 +311,28 @@ function sharesWithin(rel: Relationship, others: Iterable<Designation>, today: s
     throw new UsageError(
       `ratio: ${rel.ratio} of the hedges carrying ${mine.join(', ')} with ${sharing.map((other) => `${other.relationship.id}'s ${other.relationship.ratio}`).join(' and ')} designates more than the whole of them; the shares of one hedge across live relationships are at most 1 (de-designate ${sharing.map((other) => other.relationship.id).join(', ')}, or designate a smaller share).`,
     );
+}
+
+/** What the market's currencies refuse of a relationship (one line naming the field), or nothing: the item's currency
+ * is one of the market's (its recorded rates', else its name's), the books' currency too, and not the item's (no
+ * currency risk). Without a rate of the market recorded, the books' currency is named: a relationship valued from a
+ * file has nothing else to tell it. */
+function currencyProblem(rel: Relationship, quote: string | undefined) {
+  const { market, functional_currency: named, hedged_item: item } = rel;
+  if (!quote && !named)
+    return `functional_currency: no rate of ${market} is recorded to tell the books' currency; name it (such as "NGN"), or record ${market}'s rates first (hedge acct rates).`;
+  const quoted = quote && QUOTE.exec(quote);
+  const pair = quoted ? { base: quoted[2], quote: quoted[1] } : marketPair(market);
+  const among = (code: string) =>
+    !pair || [pair.base, pair.quote].some((each) => asFunctional(each) === asFunctional(code));
+  const allowed = pair && `${market}'s currencies, ${pair.base} or ${pair.quote} (USDT and USDC read as USD)`;
+  if (!among(item.currency))
+    return `hedged_item.currency: ${item.currency} is not one of ${allowed}; expected one of them.`;
+  if (named && !among(named))
+    return `functional_currency: ${named} is not one of ${allowed}; expected the one the books are kept in.`;
+  const books = named ? asFunctional(named) : functionalCurrency(rel, quote!);
+  if (asFunctional(item.currency) === books)
+    return `hedged_item.currency: ${item.currency} is the books' own currency (${books}), which carries no currency risk; expected an item in ${market}'s other currency.`;
 }
 
 /** What the framework's table refuses of a relationship (one line naming the field), or nothing. */
@@ -347,7 +379,7 @@ export const EVENT_KINDS = [
  * rebalancing (IFRS 9) or the instrument's termination; none dated after today. With `correction`, the event record
  * it names is replaced by this one, for the reason given (an appended correction: the earlier record stays). */
 export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?: { record: number; reason: string }) {
-  const today = utcDay(ctx.clock.now());
+  const today = await booksToday(ctx);
   const option = EVENT_KINDS.find((kind) => kind[2] === event.type)![1];
   if (event.date > today)
     throw new UsageError(
@@ -377,6 +409,10 @@ export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?:
       `id: ${event.relationship_id} ${what}; a relationship is never edited: correct an event with --correct RECORD --reason TEXT.`;
     if (event.type === 'occurred' && life.doneOn)
       throw new UsageError(said(`already ended: no transaction is left to happen (all of it by ${life.doneOn})`));
+    if (event.type === 'terminated' && 'references' in rel.instrument)
+      throw new UsageError(
+        `--terminate: ${rel.id}'s instrument is the desk's hedges, each settled on the day it closes as the server records it; close them (hedge close ${rel.market} SIDE), or de-designate the relationship.`,
+      );
     if (event.type === 'rebalanced' && !FRAMEWORK_RULES[rel.framework].rebalancing)
       throw new UsageError(
         `--rebalance: ${FRAMEWORK_RULES[rel.framework].name} has no rebalancing; de-designate and designate anew.`,
@@ -419,29 +455,24 @@ export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?:
   });
 }
 
-/** Records a period's close: its rows as they are printed, refused when it overlaps one closed already. */
-export async function recordClose(ctx: AcctPorts, close: Close) {
-  await appendRecords(ctx, 'close', (records) => {
-    const overlapping = overlappingClose(recorded(records).closes, close);
-    if (overlapping)
-      throw new UsageError(`--period: ${overlapping.period} is closed already; a closed period never changes.`);
-    return [close as unknown as JsonObject];
+/** The server, for a store with a key; none for the keyless `local` store. */
+export const serverOf = (ctx: AcctPorts) =>
+  ctx.client().catch((error: unknown) => {
+    if (noKeyConfigured(error)) return undefined;
+    throw error;
   });
-}
 
-/** The books' today: the server's, learned from its answers, where a relationship is of the desk's hedges; else this
- * machine's. */
-export async function booksToday(ctx: AcctPorts, { relationships }: Recorded) {
-  if (![...relationships.values()].some(({ relationship }) => 'references' in relationship.instrument))
-    return utcDay(ctx.clock.now());
-  // One read teaches the server's time.
-  const client = await ctx.client();
-  await client.listPositions();
+/** The books' today: the server's, learned from its answers, for every store with a key (its answers so far, else one
+ * read); this machine's for the keyless `local` store, which has no server. */
+export async function booksToday(ctx: AcctPorts) {
+  const client = await serverOf(ctx);
+  if (!client) return utcDay(ctx.clock.now());
+  if (client.transport.serverNow().assumed) await client.listPositions();
   return serverDay(client);
 }
 
 /** The server's day, from its answers so far. */
-const serverDay = (client: HedgeClient) => utcDay(client.transport.serverNow().bestMs);
+export const serverDay = (client: HedgeClient) => utcDay(client.transport.serverNow().bestMs);
 
 const absExact = ([n, d]: Exact): Exact => [absCents(n), d];
 
@@ -488,31 +519,45 @@ export function lifeOf({ relationship: rel, events }: Designation) {
 }
 
 /** Appends a market's rates; a date already recorded with other figures is refused (recorded rates never change); with
- * `correction`, the dates recorded with other figures are corrected (an appended correction: the earlier record stays). */
+ * `correct` (its reason), the dates recorded with other figures are corrected (an appended correction: the earlier
+ * record stays), or every recorded date restated under a new quote. `record`: the server's price, as it quotes it. */
 export async function recordRates(
   ctx: AcctPorts,
   market: string,
   quote: string,
   rows: Array<Record<string, string>>,
-  correction?: { reason: string },
+  { correct, record }: { correct?: string; record?: boolean } = {},
 ) {
   let added = 0;
-  await appendRecords(ctx, correction ? 'correction' : 'rates', (records) => {
-    const existing = recorded(records).rates.get(market);
-    if (!correction && existing && existing.quote !== quote)
+  await appendRecords(ctx, correct === undefined ? 'rates' : 'correction', (records) => {
+    const state = recorded(records);
+    const existing = state.rates.get(market);
+    // A direction changes only by a correction restating every recorded date: rows of two quotes never mix.
+    const requotes = existing !== undefined && existing.quote !== quote;
+    if (requotes && record)
       throw new UsageError(
-        `--quote: ${market}'s rates are recorded as ${existing.quote}; expected the same direction.`,
+        `--record: ${market}'s rates are recorded as ${existing.quote}, not as the server quotes its price (${quote}); correct every recorded date first (hedge acct rates FILE --market ${market} --quote "${quote}" --correct --reason TEXT).`,
       );
-    // Without `correction` the dates not recorded yet; with it, those recorded with other figures.
+    const missing = requotes ? [...existing.rows.keys()].filter((date) => !rows.some((row) => row.date === date)) : [];
+    if (requotes && (correct === undefined || missing.length))
+      throw new UsageError(
+        `--quote: ${market}'s rates are recorded as ${existing.quote}; expected the same, or ${quote} in a correction restating every recorded date (--correct --reason TEXT${missing.length ? `; ${missing.length} missing, such as ${missing.sort()[0]}` : ''}).`,
+      );
+    // A market's first rates, or a new quote, value the relationships designated on it: they must fit them.
+    for (const { relationship } of existing && !requotes ? [] : state.relationships.values()) {
+      const problem = relationship.market === market && currencyProblem(relationship, quote);
+      if (problem) throw new UsageError(`--quote: ${quote} cannot value ${relationship.id} (${problem})`);
+    }
+    // Without `correct` the dates not recorded yet; with it, those recorded with other figures (all under a new quote).
     const fresh = rows.filter((row) => {
       const earlier = existing?.rows.get(row.date);
-      if (!earlier && correction)
+      if (!earlier && correct !== undefined)
         throw new UsageError(
           `--correct: no rate of ${market} is recorded for ${row.date}; import it without --correct.`,
         );
-      if (!earlier) return true;
+      if (!earlier || requotes) return true;
       const same = sameRate(earlier, rateRow(row));
-      if (!same && !correction)
+      if (!same && correct === undefined)
         throw new UsageError(
           `date: ${row.date} is recorded already with other rates for ${market}; recorded rates are never changed: correct them with --correct --reason TEXT.`,
         );
@@ -521,10 +566,42 @@ export async function recordRates(
     added = fresh.length;
     if (!fresh.length) return [];
     return [
-      correction ? { of: 'rates', market, rows: fresh, reason: correction.reason } : { market, quote, rows: fresh },
+      correct === undefined
+        ? { market, quote, rows: fresh }
+        : { of: 'rates', market, ...(requotes && { quote }), rows: fresh, reason: correct },
     ];
   });
   return added;
+}
+
+/** A file's rates against the server's price of their market, where it lists it: in the server's direction (the one
+ * --record adds to), and within ten times its price (a file quoted the wrong way round, or in other units, is not). */
+export async function nearServerPrice(
+  client: HedgeClient,
+  market: string,
+  quote: string,
+  rows: RatesFileRow[],
+  file: string,
+) {
+  const { markets } = await client.listMarkets();
+  const listed = findMarket(markets, market);
+  const pair = listed && marketPair(market, listed);
+  if (!pair) return;
+  const direction = `${pair.quote} per ${pair.base}`;
+  if (quote !== direction)
+    throw new UsageError(
+      `--quote: the server quotes ${market} as ${direction}; expected that direction, the one --record adds its price to.`,
+    );
+  const price = exactNumber(listed.price);
+  if (price[0] <= 0n) return;
+  for (const row of rows)
+    for (const column of ['spot', 'forward'] as const) {
+      const rate = row[column] === undefined ? undefined : exact(row[column]);
+      if (rate && (rate[0] * price[1] >= 10n * price[0] * rate[1] || 10n * rate[0] * price[1] <= price[0] * rate[1]))
+        throw new UsageError(
+          `${file}: ${column}: ${row[column]} on ${row.date} is an order of magnitude from the server's price of ${market} (${listed.price} ${direction}); expected a rate within ten times of it.`,
+        );
+    }
 }
 
 /** The same figures (1.2 and 1.20 are one rate) are no change. */
@@ -535,357 +612,12 @@ function sameRate(earlier: RateRow, later: RateRow) {
   });
 }
 
-// ---- Periods ----
-
-/** The period ends: the last (`until`, or the day nothing is left to post, if earlier), every date before it a rate
- * is recorded for after the designation (the dates the books are valued at) while the instrument is held, and every
- * event's date, in order; none on or before the designation: the books are measured from it. */
-function periodEnds(designation: Designation, until: string, rateDates: Iterable<string>) {
-  const life = lifeOf(designation);
-  const last = life.finishedOn && life.finishedOn < until ? life.finishedOn : until;
-  const valued = [...rateDates].filter((date) => date < last && life.held(date));
-  const events = life.events.map((event) => event.date).filter((date) => date < last);
-  return [...new Set([...valued, ...events, last])]
-    .filter((date) => date > designation.relationship.designated_at)
-    .sort();
-}
-
-function rulesOf(designation: Designation, amortisation?: RelationshipRules['amortisation']) {
-  const { relationship: rel } = designation;
-  return {
-    framework: rel.framework,
-    method: rel.method,
-    excluded: rel.excluded,
-    kind: rel.hedged_item.kind,
-    designatedAt: rel.designated_at,
-    ratio: exact(rel.ratio)!,
-    amortisation: amortisation && { ...amortisation, basis: rel.amortisation ?? 'days' },
-    events: lifeOf(designation).events,
-  };
-}
-
-const cents = (text: string | undefined) => (text === undefined ? 0n : toCents(exact(text)!));
-
-const EVENT_WORDS: Record<RuleEvent['type'], string> = {
-  occurred: 'its transaction happened',
-  'de-designated': 'it was de-designated',
-  rebalanced: 'it was rebalanced',
-  terminated: 'its instrument was terminated',
-  settled: 'its instrument matures',
-};
-
-/** Each period end's values: after the instrument is settled nothing of it changes, so its last values are carried
- * (no rate is asked for). */
-function valuesAt(
-  ends: readonly string[],
-  held: (date: string) => boolean,
-  valueAt: (end: string) => Omit<PeriodValues, 'end'>,
-) {
-  let last: PeriodValues | undefined;
-  return ends.map((end) => (last = !held(end) && last ? { ...last, end } : { end, ...valueAt(end) }));
-}
-
-/** The relationship's periods from a values file up to `until`: one a date of the file, and each event's date, whose
- * row the file must have while the instrument is held. */
-export function fromValues(designation: Designation, lines: readonly ValueLine[], until: string) {
-  const { relationship: rel } = designation;
-  const early = lines.find((line) => line.date <= rel.designated_at);
-  if (early)
-    throw new UsageError(
-      `--values: ${early.date} is not after the designation (${rel.designated_at}); values are cumulative since then.`,
-    );
-  const life = lifeOf(designation);
-  const byDate = new Map(lines.map((line) => [line.date, line]));
-  const missing = life.events.find((event) => event.date <= until && life.held(event.date) && !byDate.has(event.date));
-  if (missing)
-    throw new UsageError(
-      `--values: no row for ${missing.date}, the day ${EVENT_WORDS[missing.type]}; an event's date needs the values on it.`,
-    );
-  const ends = periodEnds(designation, until, byDate.keys()).filter(
-    (end) => byDate.has(end) || life.events.some((e) => e.date === end),
-  );
-  const periods = valuesAt(ends, life.held, (end) => {
-    const line = byDate.get(end)!;
-    return {
-      instrument: cents(line.instrument_value),
-      hedgedItem: cents(line.hedged_item_value),
-      excluded: cents(line.excluded_value),
-      fees: cents(line.fees),
-    };
-  });
-  return rollForward(periods, rulesOf(designation));
-}
-
-/** A relationship's periods, the rate each period end was valued at (none for values from a file), its hedges and
- * currency, and its critical terms where that is its method. */
-export type Computed = Awaited<ReturnType<typeof compute>>;
-
-/** The desk's hedges carrying the relationship's references, each from its own record (side, notional, the price it
- * was struck at, when it filled) and, once closed, its history record; a hedge whose figures cannot be read is named,
- * never taken as zero. */
-async function deskHedges(client: HedgeClient, references: readonly string[]) {
-  const deals: DealHedges[] = [];
-  for (const reference of references) {
-    const deal = await readDeal(client, reference);
-    if (deal.problem)
-      throw new UsageError(`instrument.references: the hedges of ${reference} were not read: ${deal.problem}.`);
-    if (!deal.hedges.length)
-      throw new UsageError(
-        `instrument.references: no hedge of this account carries ${reference}; the relationship's hedges cannot be read (another profile's, or reset), so it is not valued.`,
-      );
-    deals.push(deal);
-  }
-  const closed = new Map<string, HistoryFacts>();
-  await walkHistory(client, {}, (raw) => {
-    const facts = readHistoryRecord(raw);
-    const { hedgeId, clientReference, closedAt } = facts;
-    // A record carries a reference itself, or is of a hedge that does.
-    const carries = deals.some(
-      (deal) => (hedgeId !== undefined && deal.referenceOf(hedgeId)) || sameReference(clientReference, deal.reference),
-    );
-    if (carries && closedAt) closed.set(hedgeId ?? `closed ${closedAt}`, facts);
-  });
-  const ms = (text: unknown) => (typeof text === 'string' ? Date.parse(text) : NaN);
-  const num = (value: number | undefined) => (value === undefined ? undefined : exactNumber(value));
-  const hedges: DeskHedge[] = [];
-  const unreadable: string[] = [];
-  const byId = <H extends { id: string }>(list: H[]) => new Map(list.map((hedge) => [hedge.id, hedge]));
-  const records = byId(deals.flatMap((deal) => deal.hedges));
-  for (const id of new Set([...records.keys(), ...closed.keys()])) {
-    const record = records.get(id);
-    const done = closed.get(id);
-    // Its record as the side model reads it: being opened or failed, never filled (no exposure to value); without a
-    // history record, only a filled one is valued, a closed one named below, one in a status hedge does not know refused.
-    const standing = record && !done ? recordStanding(record) : undefined;
-    if (!done && (!standing || standing.standing === 'opening' || 'failed' in standing)) continue;
-    if (standing?.standing === 'settling')
-      throw new UsageError(
-        `instrument.references: ${standing.why}, and the history does not list it closed; the relationship is not valued until its hedges read so.`,
-      );
-    const side = done?.side ?? record?.side;
-    const notional = num(done?.notionalUsd ?? readNumber(record?.notional_usd));
-    const openedMs = ms(record?.filled_at ?? record?.opened_at ?? done?.openedAt);
-    const entry = num(readNumber(record?.struck_rate) ?? done?.entryPrice);
-    if (!side || !notional || Number.isNaN(openedMs) || standing?.standing === 'ended') {
-      unreadable.push(id);
-      continue;
-    }
-    hedges.push({
-      id,
-      side,
-      notional,
-      entry,
-      openedMs,
-      closed: done && {
-        atMs: ms(done.closedAt),
-        gross: exactNumber(done.grossPnlUsd ?? 0),
-        carry: exactNumber(done.carryUsd ?? 0),
-        fees: exactNumber(done.feesUsd ?? 0),
-      },
-    });
-  }
-  // A hedge closed before its maturity and before the hedged item's date, with no hedge of the relationship opened on
-  // or after its close to carry on the cover: what the relationship's test flags.
-  const earlyClosed = hedges.flatMap((hedge) => {
-    const maturity = ms(records.get(hedge.id)?.maturity_at);
-    if (!hedge.closed || !(hedge.closed.atMs < maturity)) return [];
-    const replaced = hedges.some((other) => other.id !== hedge.id && other.openedMs >= hedge.closed!.atMs - 60_000);
-    return replaced ? [] : [{ id: hedge.id, closed: utcDay(hedge.closed.atMs), maturity: utcDay(maturity) }];
-  });
-  if (unreadable.length)
-    throw new UsageError(
-      `instrument.references: ${unreadable.join(', ')} cannot be valued (no side, notional, fill time or history record); the relationship is not valued without them.`,
-    );
-  // The live hedges' terms, for a critical-terms comparison: their notional, last maturity and markets.
-  const live = { notionalUsd: 0, maturity: null as string | null, markets: new Set<string>() };
-  const ended = new Set(closed.keys());
-  for (const hedge of byId(deals.flatMap((deal) => deal.live(ended))).values()) {
-    live.notionalUsd += readNumber(hedge.notional_usd) ?? 0;
-    live.markets.add(hedge.market);
-    const maturity = maturityDay(hedge);
-    if (maturity !== null && maturity > (live.maturity ?? '')) live.maturity = maturity;
-  }
-  return { hedges, live, earlyClosed };
-}
-
-/** A rate of the market for `date`, or a refusal naming the date. */
-function rateOn(rel: Relationship, market: MarketRates | undefined, date: string, option: string) {
-  const row = market?.rows.get(date);
-  if (!row)
-    throw new UsageError(
-      `${option}: no rate of ${rel.market} for ${date}; import it (hedge acct rates FILE --market ${rel.market} --quote "…") or, for today, record it (hedge acct rates --record --market ${rel.market}).`,
-    );
-  // A rate recorded by an older hedge that cannot be one (0, a negative price) is named, never divided by.
-  const unfit = (['spot', 'forward', 'discount_factor'] as const)
-    .map((column) => {
-      const value = row[column === 'discount_factor' ? 'discountFactor' : column];
-      return value && rateProblem(column, exactText(value));
-    })
-    .find(Boolean);
-  if (unfit)
-    throw new UsageError(
-      `${option}: ${rel.market}'s recorded rate for ${date} cannot be a rate (${unfit}); correct it (hedge acct rates FILE --market ${rel.market} --quote "…" --correct --reason TEXT).`,
-    );
-  return row;
-}
-
-/** The relationship's periods up to `until` (today when not given: the server's, for the desk's hedges), valued from
- * the rates (and the desk's hedges where they are its instrument). */
-export async function compute(
-  ctx: AcctPorts,
-  designation: Designation,
-  rates: Map<string, MarketRates>,
-  until: string | undefined,
-  option: string,
-) {
-  const rel = designation.relationship;
-  const market = rates.get(rel.market);
-  const start = rateOn(rel, market, rel.designated_at, option);
-  const quote = quoteFor(rel, market!.quote);
-  const used = new Map<string, RateRow>();
-  const { held } = lifeOf(designation);
-  // Each period end up to `last` valued at its rate (every one read before any is valued); none after the
-  // instrument is settled, whose values are carried.
-  const valued = (last: string, valueAt: (at: RateRow) => Omit<PeriodValues, 'end'>) => {
-    const ends = periodEnds(designation, last, market!.rows.keys());
-    for (const end of ends) if (held(end)) used.set(end, rateOn(rel, market, end, option));
-    return valuesAt(ends, held, (end) => valueAt(used.get(end)!));
-  };
-  const { instrument, hedged_item: item } = rel;
-  const amount = exact(item.amount)!;
-  let periods: PeriodValues[];
-  let spread: RelationshipRules['amortisation'];
-  let desk: Awaited<ReturnType<typeof deskHedges>> | undefined;
-  let instrumentTerms: CriticalTermsInput['instrument'];
-  // The instrument's terms, its amount in the hedged item's currency: converted at the designation's spot when it is
-  // in another.
-  const termsOf = (notional: Exact, currency: string, maturity: string | null, market: string | null) => ({
-    amount:
-      currency === item.currency
-        ? notional
-        : inFunctional(notional, start.spot, { functionalPerForeign: !quote.functionalPerForeign }),
-    currency,
-    maturity,
-    market,
-  });
-  try {
-    if ('notional' in instrument) {
-      const terms = {
-        hedgedAmount: amount,
-        notional: exact(instrument.notional)!,
-        contractRate: exact(instrument.contract_rate)!,
-        designation: rel.designation,
-        discountHedgedItem: rel.discount_hedged_item === true,
-      };
-      periods = valued(until ?? utcDay(ctx.clock.now()), (at) => ({
-        ...forwardValues(terms, quote, start, at),
-        fees: 0n,
-      }));
-      // The forward points are spread over the forward's life: a time-period related item's (a recognised one) from
-      // the cost of hedging reserve, and under ASC 815 any item's (amortised in earnings).
-      if (
-        rel.designation === 'spot' &&
-        rel.excluded !== 'pnl' &&
-        (item.kind === 'recognised' || rel.excluded === 'amortised')
-      )
-        spread = { total: forwardPoints(terms, quote, start), from: rel.designated_at, to: instrument.maturity };
-      instrumentTerms = termsOf(terms.notional, instrument.currency, instrument.maturity, rel.market);
-    } else {
-      const client = await ctx.client();
-      desk = await deskHedges(client, instrument.references);
-      // Read after the hedges: the server's day, from its answers.
-      const today = serverDay(client);
-      const changeAt = deskValuer(rel, market!, desk.hedges, start);
-      periods = valued(until ?? today, (at) => ({
-        ...changeAt(at),
-        hedgedItem: itemChange(rel, quote, amount, start, at),
-      }));
-      const { notionalUsd, maturity, markets } = desk.live;
-      instrumentTerms = termsOf(exact(String(notionalUsd))!, 'USD', maturity, [...markets].join(' ') || null);
-    }
-  } catch (error) {
-    if (error instanceof MissingRate)
-      throw new UsageError(
-        `${option}: ${rel.market}'s rate for ${error.date} has no ${error.column}; the ${rel.designation} designation needs it.`,
-      );
-    throw error;
-  }
-  return {
-    designation,
-    results: rollForward(periods, rulesOf(designation, spread)),
-    rates: used,
-    hedgeIds: desk?.hedges.map((hedge) => hedge.id) ?? [],
-    closedEarly: desk?.earlyClosed.filter((hedge) => hedge.closed < item.expected_date) ?? [],
-    currency: functionalCurrency(rel, market!.quote),
-    ...(rel.method === 'critical_terms' && {
-      criticalTerms: criticalTerms({
-        instrument: instrumentTerms,
-        ratio: exact(rel.ratio)!,
-        item: { amount, currency: item.currency, expectedDate: item.expected_date, market: rel.market },
-      }),
-    }),
-  };
-}
-
-/** The desk hedges' change in value since designation (`start`) at each recorded rate, in the functional currency:
- * each value translated at its rate. */
-type DeskKey = 'instrument' | 'excluded' | 'fees' | 'settled';
-
-function deskValuer(rel: Relationship, market: MarketRates, hedges: readonly DeskHedge[], start: RateRow) {
-  const markMs = (row: RateRow) => Date.parse(row.at ?? `${row.date}T23:59:59.999Z`);
-  // Each hedge's latest recorded carry, for a rate recorded without it (imported, or read before it opened).
-  const observed = new Map<string, { atMs: number; carry: Exact }>();
-  for (const row of [...market.rows.values()].sort((a, b) => markMs(a) - markMs(b)))
-    for (const [id, carry] of row.carry ?? []) observed.set(id, { atMs: markMs(row), carry });
-  const [, units, per] = QUOTE.exec(market.quote)!;
-  const functional = functionalCurrency(rel, market.quote);
-  const valueAt = (row: RateRow) => {
-    const value = deskValueAt(
-      hedges,
-      { date: row.date, spot: row.spot, atMs: markMs(row), carry: row.carry ?? new Map() },
-      observed,
-    );
-    if (value.unknown.length)
-      throw new UsageError(
-        `${rel.id}: ${value.unknown.join(', ')} was open at ${row.at ?? `the end of ${row.date}`} with no entry price or carry recorded for it; record ${rel.market}'s rate while it is open (hedge acct rates --record --market ${rel.market}).`,
-      );
-    if (functional === 'USD') return (key: DeskKey) => value[key];
-    // The hedges settle in USD: translated at the rate itself.
-    const quote = { functionalPerForeign: asFunctional(per) === 'USD' };
-    if (asFunctional(quote.functionalPerForeign ? units : per) !== functional)
-      throw new UsageError(
-        `functional_currency: ${functional} is not a currency of ${rel.market}'s rates (${market.quote}) beside USD; the desk's hedges settle in USD.`,
-      );
-    return (key: DeskKey) => inFunctional(value[key], row.spot, quote);
-  };
-  const atDesignation = valueAt(start);
-  return (at: RateRow) => {
-    const value = valueAt(at);
-    const since = (key: DeskKey) => sub(value(key), atDesignation(key));
-    return {
-      instrument: toCents(since('instrument')),
-      excluded: toCents(since('excluded')),
-      fees: toCents(since('fees')),
-      settled: toCents(since('settled')),
-      // Exact, for the designated share to be taken of before the one rounding.
-      exact: { instrument: since('instrument'), excluded: since('excluded') },
-    };
-  };
-}
-
-function itemChange(rel: Relationship, quote: Quote, amount: Exact, start: RateRow, at: RateRow) {
-  if (rel.designation === 'spot') return hedgedItemBySpot(amount, quote, start, at);
-  const byForward = (row: RateRow) => ({ ...row, spot: need(row, 'forward') });
-  const forward = byForward(at);
-  const discounted = hedgedItemBySpot(amount, quote, byForward(start), forward);
-  const factor = need(at, 'discountFactor');
-  return toCents([discounted * factor[0], 100n * factor[1]]);
-}
-
 /** The relationship's functional currency: as its file names it, else the rates' other currency than the item's. */
 export function functionalCurrency(rel: Relationship, quote: string) {
   const [, units, per] = QUOTE.exec(quote)!;
-  return asFunctional(rel.functional_currency ?? (rel.hedged_item.currency === per ? units : per));
+  return asFunctional(
+    rel.functional_currency ?? (asFunctional(rel.hedged_item.currency) === asFunctional(per) ? units : per),
+  );
 }
 
 /** `2026-11`, `2026-Q4` or `2026`: the first and last day of the period. */

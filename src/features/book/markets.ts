@@ -3,10 +3,12 @@ import type { HedgeClient } from '../../platform/api/client.js';
 import { findMarket, unlistedMarketError } from '../../core/markets.js';
 import { isRejection } from '../../core/errors.js';
 
-/** A market the live list does not show is refused (exit 2). */
+/** A market the live list does not show is refused (exit 2); its entry otherwise. */
 export async function requireListedMarket(client: HedgeClient, market: string) {
   const { markets } = await client.listMarkets();
-  if (!findMarket(markets, market)) throw unlistedMarketError(markets, market);
+  const found = findMarket(markets, market);
+  if (!found) throw unlistedMarketError(markets, market);
+  return found;
 }
 
 const NOT_ABOUT_THE_MARKET =

@@ -30,6 +30,8 @@ export interface SandboxOptions extends Partial<EngineOptions>, Partial<FaultSet
   socketPath?: string;
   tls?: boolean;
   clockSpeed?: number;
+  /** Where the simulator's clock starts (none: now). */
+  startMs?: number;
   stateFile?: string;
   stateFileLock?: StateFileLock;
   stateFileBeforeCommit?: () => void | Promise<void>;
@@ -273,7 +275,7 @@ function hostEngine(options: SandboxOptions, apiKeys: string[]) {
   const clock = createClock({
     realNow,
     speed: options.clockSpeed,
-    originMs: read?.contents && realNow() + read.contents.clockOffsetMs,
+    originMs: read?.contents ? realNow() + read.contents.clockOffsetMs : options.startMs,
   });
   // Kept for an engine adopted from a shared file too: setFailRate changes it for the rest of the run.
   const engineOptions = { ...options, apiKeys, seed };

@@ -1,6 +1,7 @@
 // `hedge acct list` and `hedge acct show ID`: the relationships recorded, and one's memo reprinted with its events.
 import { type CommandContext, type In, UsageError } from '../command-input.js';
 import { lifeOf, readState } from '../../../features/acct/acct.js';
+import { recordsElsewhere } from '../../../features/acct/acct-store.js';
 import { LIST_FIELDS, printMemo } from '../../../features/acct/acct-view.js';
 import { formatMoney } from '../../../core/number-format.js';
 
@@ -38,7 +39,7 @@ export const list = {
       };
     });
     await ctx.output.list(rows, LIST_FIELDS, {
-      empty: 'No relationship is designated yet; record one with hedge acct designate FILE.',
+      empty: `No relationship is designated yet; record one with hedge acct designate FILE.${rows.length ? '' : await recordsElsewhere(ctx)}`,
       columnNotes: [{ text: 'Reserve: as the last closed period left it (hedge acct close).' }],
     });
   },
@@ -46,8 +47,12 @@ export const list = {
 
 export const show = {
   async run(ctx: Options, { args, options }: In<'ACCT_SHOW'>) {
-    const designation = (await readState(ctx)).relationships.get(args.id);
-    if (!designation) throw new UsageError(`id: no relationship ${args.id} is designated; hedge acct list lists them.`);
+    const { relationships } = await readState(ctx);
+    const designation = relationships.get(args.id);
+    if (!designation)
+      throw new UsageError(
+        `id: no relationship ${args.id} is designated; hedge acct list lists them.${relationships.size ? '' : await recordsElsewhere(ctx)}`,
+      );
     printMemo(ctx.output, designation, options.markdown, { hedges: designation.hedges, events: designation.events });
   },
 };

@@ -1,18 +1,19 @@
 // `hedge acct log [ID]`: the audit trail of this environment's accounting records: who, when, what and why.
 import { type CommandContext, type In } from '../command-input.js';
-import { readRecords, type AcctRecord } from '../../../features/acct/acct-store.js';
+import { readRecords, recordsElsewhere, type AcctRecord } from '../../../features/acct/acct-store.js';
 import { LOG_FIELDS } from '../../../features/acct/acct-view.js';
 
 /** What this command uses of its context. */
 export type Options = Pick<CommandContext, 'credentials' | 'env' | 'journal' | 'journalChoice' | 'output'>;
 
 export async function run(ctx: Options, { args }: In<'ACCT_LOG'>) {
-  const rows = (await readRecords(ctx)).flatMap((record) => {
+  const records = await readRecords(ctx);
+  const rows = records.flatMap((record) => {
     const entry = logEntry(record);
     return args.id === undefined || entry.subject === args.id ? [entry] : [];
   });
   await ctx.output.list(rows, LOG_FIELDS, {
-    empty: args.id === undefined ? 'Nothing is recorded yet.' : `Nothing is recorded of ${args.id}.`,
+    empty: `${args.id === undefined ? 'Nothing is recorded yet.' : `Nothing is recorded of ${args.id}.`}${records.length ? '' : await recordsElsewhere(ctx)}`,
   });
 }
 

@@ -10,7 +10,16 @@ import {
 } from '../command-input.js';
 import { inputFileProblems, readInputFile, type InputPorts } from '../../../features/write/input-file.js';
 import { FIX_ROWS, parseRatesFile, rateProblem } from '../../../features/acct/acct-files.js';
-import { parseQuote, readState, recordRates } from '../../../features/acct/acct.js';
+import {
+  booksToday,
+  marketPair,
+  nearServerPrice,
+  parseQuote,
+  readState,
+  recordRates,
+  serverOf,
+} from '../../../features/acct/acct.js';
+import { recordsElsewhere } from '../../../features/acct/acct-store.js';
 import { RATE_FIELDS } from '../../../features/acct/acct-view.js';
 import { exact, exactNumber, exactText } from '../../../features/acct/acct-money.js';
 import { readBook } from '../../../features/book/positions.js';
@@ -32,13 +41,21 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
   if (options.reason !== undefined && !options.correct) throw new UsageError('--reason: goes with --correct only.');
   if (options.record && args.file !== undefined)
     throw new UsageError("--record: reads today's rate from the API; give it without a FILE.");
+  if (options.record && options.quote !== undefined)
+    throw new UsageError(
+      "--quote: goes with a FILE; --record records the server's price the way the server quotes it.",
+    );
   if (!options.record && args.file === undefined) return listRates(ctx, market);
   let rows: Array<Record<string, string>>;
   let quote: string;
   if (options.record) {
-    quote = parseQuote(options.quote ?? defaultQuote(market));
     const client = await ctx.client();
-    await requireListedMarket(client, market);
+    const pair = marketPair(market, await requireListedMarket(client, market));
+    if (!pair)
+      throw new UsageError(
+        `--record: the markets list does not say which way ${market}'s price reads; import its rates from a FILE with --quote.`,
+      );
+    quote = `${pair.quote} per ${pair.base}`;
     const { quotes, problem } = await client.readPrices([market]);
     if (problem) throw problem;
     const at = client.transport.serverNow().bestMs;
@@ -74,8 +91,10 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
     const { text, sourceName } = await readInputFile(ctx, args.file!, 'rates file');
     const read = parseRatesFile(text, sourceName, market);
     if ('problems' in read) throw inputFileProblems(sourceName, read.problems, FIX_ROWS);
+    const client = await serverOf(ctx);
+    if (client) await nearServerPrice(client, market, quote, read.rows, sourceName);
     // Corrections, not guesses: a rate is recorded for a day that has come (a wrong one is corrected, never replaced).
-    const today = utcDay(ctx.clock.now());
+    const today = await booksToday(ctx);
     const future = read.rows.find((row) => row.date > today);
     if (future)
       throw new UsageError(
@@ -89,13 +108,10 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
       source: row.source,
     }));
   }
-  const added = await recordRates(
-    ctx,
-    market,
-    quote,
-    rows,
-    options.correct ? { reason: options.reason!.trim() } : undefined,
-  );
+  const added = await recordRates(ctx, market, quote, rows, {
+    correct: options.correct ? options.reason!.trim() : undefined,
+    record: options.record,
+  });
   ctx.output.document({ market, quote, recorded: added, rates: rows }, () =>
     ctx.output.note(
       `${market} (${quote}): ${plural(added, 'rate')} ${options.correct ? 'corrected' : 'recorded'}${added < rows.length ? `, ${rows.length - added} already there` : ''}.`,
@@ -103,15 +119,10 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
   );
 }
 
-/** A market named BASEQUOTE (USDTNGN) reads as QUOTE per BASE. */
-function defaultQuote(market: string) {
-  const found = /^(USDT|USDC|USD|[A-Z]{3})([A-Z]{3,5})$/.exec(market);
-  return found ? `${found[2]} per ${found[1]}` : undefined;
-}
-
 /** What is recorded of a market: a row a date, with its source. */
 async function listRates(ctx: Options, market: string) {
-  const rates = (await readState(ctx)).rates.get(market);
+  const state = await readState(ctx);
+  const rates = state.rates.get(market);
   const rows = [...(rates?.rows.values() ?? [])]
     .sort((a, b) => a.date.localeCompare(b.date))
     .map((row) => ({
@@ -123,6 +134,6 @@ async function listRates(ctx: Options, market: string) {
       at: row.at ?? null,
     }));
   return ctx.output.list(rows, RATE_FIELDS, {
-    empty: `No rate of ${market} is recorded; import them (hedge acct rates FILE --market ${market} --quote "…") or record today's (hedge acct rates --record --market ${market}).`,
+    empty: `No rate of ${market} is recorded; import them (hedge acct rates FILE --market ${market} --quote "…") or record today's (hedge acct rates --record --market ${market}).${state.rates.size || state.relationships.size ? '' : await recordsElsewhere(ctx)}`,
   });
 }

@@ -42,6 +42,16 @@ function dialect(raw: unknown) {
   return named;
 }
 
+/** `--start`: an ISO 8601 time in UTC (a day alone: its start). */
+function startTime(raw: unknown) {
+  if (raw === undefined) return;
+  const text = String(raw).trim();
+  const ms = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?Z)?$/.test(text) ? Date.parse(text) : NaN;
+  if (Number.isNaN(ms))
+    throw notAllowed('--start', raw, 'a UTC time such as 2026-11-25T09:00:00Z, or a day such as 2026-11-25');
+  return ms;
+}
+
 export function parseSandboxServeOptions(input: In<'SANDBOX_SERVE'>) {
   const o = input.options;
   const host = o.host === undefined ? '127.0.0.1' : String(o.host);
@@ -62,6 +72,7 @@ export function parseSandboxServeOptions(input: In<'SANDBOX_SERVE'>) {
       max: 1e7,
       example: '600',
     }),
+    startMs: startTime(o.start),
     seed: wholeNumber('--seed', o.seed, 0, 2 ** 31 - 1),
     fault5xx: share('--fault-5xx', o.fault5xx),
     fault429: share('--fault-429', o.fault429),
