@@ -446,25 +446,13 @@ export async function booksFor(ctx: LedgerPorts, request: BooksRequest) {
     );
   const today = await booksToday(ctx);
   const until = request.to === undefined || request.to > today ? today : request.to;
-  const chosen = (row: Row) => request.id === undefined || row.relationship_id === request.id;
-  if (until <= closedTo(state.closes)) {
-    const within = (date: unknown) => String(date) >= (request.from ?? '') && String(date) <= until;
-    const posted = (kind: 'test' | 'reserve' | 'journal', date: string) =>
-      state.closes.flatMap((close) => close[kind].filter((row) => chosen(row) && within(row[date])));
-    const months = posted('reserve', 'period_end');
-    return {
-      test: posted('test', 'period_end'),
-      reserve: request.label ? [...months, ...periodLines(months, request.label)] : months,
-      journal: posted('journal', 'date'),
-      computed: [] as Computed[],
-      failed: [] as NotValued[],
-      closedWhole: true,
-      state,
-    };
-  }
-  const { inputs, failed } = await gather(ctx, state, request, until);
+  // A range wholly in closed months is printed as posted: nothing is valued (its adjustments fall after it).
+  const closedWhole = until <= closedTo(state.closes);
+  const { inputs, failed } = closedWhole
+    ? { inputs: new Map<string, Input>(), failed: [] }
+    : await gather(ctx, state, request, until);
   const books = await ledger(ctx, state, inputs, request, until);
-  return { ...books, failed: [...failed, ...books.failed], closedWhole: false, state };
+  return { ...books, failed: [...failed, ...books.failed], closedWhole, state };
 }
 
 /** `2026-11`, `2026-Q4` or `2026`: its months, each with its first and last day. */
