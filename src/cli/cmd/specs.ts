@@ -752,6 +752,10 @@ const ACCT_VALUES = opt(
   'with an ID: cumulative fair values since designation from this CSV (date,instrument_value,hedged_item_value[,excluded_value]) instead of rates',
 );
 const ACCT_PERIOD = opt('--period <period>', 'a month (2026-11), a quarter (2026-Q4) or a year (2026)');
+const ACCT_ENTITY = opt(
+  '--entity <code>',
+  "the entity whose books (a company code the entities file declares): needed where the relationships are in several entities' books",
+);
 const ACCT_AS_OF = opt(
   '--as-of <date>',
   "the last day: its month an interim period to that day (default today, the server's)",
@@ -815,7 +819,7 @@ export const ACCT_TEST = subcommand(
     description:
       "Test each relationship's effectiveness per period up to --as-of: the instrument's and the hedged item's cumulative changes, the offset ratio (or regression), the IFRS 9 6.5.11 lower of, the effective part to the reserve and the rest to P&L, the excluded part; hedge never concludes that hedge accounting applies",
     args: [ACCT_ONE],
-    options: options(ACCT_AS_OF, ACCT_PERIOD, ACCT_VALUES, UNTIL_OPTION),
+    options: options(ACCT_AS_OF, ACCT_PERIOD, ACCT_ENTITY, ACCT_VALUES, UNTIL_OPTION),
     examples: ['hedge acct test --as-of 2019-02-01 --json', 'hedge acct test EUR-SALE-1 --values values.csv'],
   },
 );
@@ -823,18 +827,20 @@ export const ACCT_TEST = subcommand(
 export const ACCT_EVENT = subcommand(
   'event',
   'local',
-  "Record an event of a relationship's life: occurrence, de-designation, rebalancing, termination",
+  "Record an event of a relationship's life: occurrence, disposal, de-designation, rebalancing, termination",
   {
     description:
-      "Record an event of a relationship's life, appended with its date: the hedged transaction happened (in parts with --share or --amount; the reserves are reclassified), a de-designation (prospective: the reserve stays until the transaction, or goes to P&L when it is no longer expected), a rebalancing (IFRS 9: the ratio changes) or the instrument's termination (settled in cash)",
+      "Record an event of a relationship's life, appended with its date: the hedged transaction happened (in parts with --share or --amount; the reserves are reclassified), a net investment's operation disposed of (in part with --share; that share of the translation reserve is reclassified), a de-designation (prospective: the reserve stays until the transaction, or goes to P&L when it is no longer expected), a rebalancing (IFRS 9: the ratio changes) or the instrument's termination (settled in cash)",
     args: [RELATIONSHIP_ID],
     options: options(
       '--occurred <date>',
       'the hedged transaction happened on this date (all that is left of it, unless --share or --amount)',
+      '--disposed <date>',
+      'a net-investment hedge: its foreign operation was disposed of on this date (all that is left of it, unless --share)',
       '--share <share>',
-      'with --occurred: the share of the whole transaction that happened, e.g. 0.25',
+      'with --occurred or --disposed: the share of the whole transaction or net investment, e.g. 0.25',
       '--amount <amount>',
-      "with --occurred: the amount of it that happened, in the hedged item's currency",
+      "with --occurred or --disposed: the amount of it, in the hedged item's currency",
       '--de-designate <date>',
       'end the relationship on this date (needs --reason)',
       '--not-expected',
@@ -853,6 +859,7 @@ export const ACCT_EVENT = subcommand(
     examples: [
       'hedge acct event EUR-SALE-1 --de-designate 2019-01-15 --reason "the order was cancelled" --not-expected',
       'hedge acct event EUR-SALE-1 --occurred 2019-02-01 --share 0.5',
+      'hedge acct event US01-NG01-NI --disposed 2025-06-30 --share 0.25',
       'hedge acct event EUR-SALE-1 --occurred 2019-02-01 --correct 3 --reason "the delivery was on the 1st, not the 10th"',
     ],
   },
@@ -869,7 +876,7 @@ export const ACCT_RESERVE = subcommand('reserve', 'read', "The cash-flow hedge r
   description:
     "The reserve's roll-forward per relationship and period: open, effective, reclassified, cost-of-hedging movement, close (open + effective − reclassified = close on every row)",
   args: [ACCT_ONE],
-  options: [ACCT_AS_OF, ACCT_PERIOD, ACCT_VALUES, UNTIL_OPTION],
+  options: [ACCT_AS_OF, ACCT_PERIOD, ACCT_ENTITY, ACCT_VALUES, UNTIL_OPTION],
   examples: ['hedge acct reserve --period 2019-Q1', 'hedge acct reserve --period 2019 --json'],
 });
 
@@ -880,6 +887,7 @@ export const ACCT_JOURNAL = subcommand('journal', 'read', 'Balanced journal entr
   options: options(
     ACCT_AS_OF,
     ACCT_PERIOD,
+    ACCT_ENTITY,
     '--accounts <file>',
     'a JSON map of each role to its GL account, e.g. {"cash_flow_hedge_reserve": "3510"}',
     ACCT_VALUES,
@@ -897,6 +905,7 @@ export const ACCT_CLOSE = subcommand('close', 'local', 'Close a period: its figu
   options: options(
     '--period <period>',
     'the period to close: a month (2026-11), or a quarter (2026-Q4) or a year (2026): each of its months still open, in order',
+    ACCT_ENTITY,
     opt(
       '--values <id=file>',
       'a relationship kept on fair values: ID=FILE, its cumulative values since designation (repeatable)',
@@ -915,6 +924,18 @@ export const ACCT_LIST = subcommand(
     description:
       'List the relationships recorded: id, framework, hedged item, instrument, status (designated, or how and when it ended) and the reserve as the last closed period left it',
     examples: ['hedge acct list', 'hedge acct list --json'],
+  },
+);
+
+export const ACCT_ENTITIES = subcommand(
+  'entities',
+  'local',
+  "The group's entities, each with its books' currency: declare them from a file, or list them",
+  {
+    description:
+      'Declare the group\'s entities from a JSON file ({"entities": [{"code", "name", "functional_currency", "default"}]}): each once, never edited, one of them the default that holds the relationships naming none; without a file, list those declared',
+    args: [optional(arg('file', 'the entities file (JSON; its fields: docs/accounting.md)'))],
+    examples: ['hedge acct entities docs/examples/entities.json', 'hedge acct entities --json'],
   },
 );
 
