@@ -343,7 +343,7 @@ complete -c hedge -n '__hedge_command_at acct' -a designate -d 'Record a hedging
 complete -c hedge -n '__hedge_command_at acct' -a rates -d 'Import a market\'s dated rates, record today\'s mid, or list them'
 complete -c hedge -n '__hedge_command_at acct' -a test -d 'Effectiveness per relationship and period: changes, ratio, lower of, reserve'
 complete -c hedge -n '__hedge_command_at acct' -a event -d 'Record an event of a relationship\'s life: occurrence, disposal, de-designation, rebalancing, termination'
-complete -c hedge -n '__hedge_command_at acct' -a reserve -d 'The cash-flow hedge reserve\'s roll-forward per period'
+complete -c hedge -n '__hedge_command_at acct' -a reserve -d 'Each hedge\'s balance rolled forward per period'
 complete -c hedge -n '__hedge_command_at acct' -a journal -d 'Balanced journal entries per period: table, JSON, CSV'
 complete -c hedge -n '__hedge_command_at acct' -a log -d 'The audit trail: every record, who made it, when, what and why'
 complete -c hedge -n '__hedge_command_at acct' -a close -d 'Close a period: its figures and entries kept as they are'

@@ -768,7 +768,7 @@ export const ACCT_DESIGNATE = subcommand(
   {
     prints: 'the designation memo',
     description:
-      'Record a cash-flow hedging relationship from a JSON file (append-only, hashed, in the state folder) and print its designation memo; a designation dated before today or naming closed hedges needs --recorded-late',
+      'Record a hedging relationship (a cash-flow, fair-value or net-investment hedge) from a JSON file (append-only, hashed, in the state folder) and print its designation memo; a designation dated before today or naming closed hedges needs --recorded-late',
     args: [arg('file', 'the relationship file (JSON; its fields: docs/accounting.md)')],
     options: options(
       '--recorded-late <reason>',
@@ -817,7 +817,7 @@ export const ACCT_TEST = subcommand(
   'Effectiveness per relationship and period: changes, ratio, lower of, reserve',
   {
     description:
-      "Test each relationship's effectiveness per period up to --as-of: the instrument's and the hedged item's cumulative changes, the offset ratio (or regression), the IFRS 9 6.5.11 lower of, the effective part to the reserve and the rest to P&L, the excluded part; hedge never concludes that hedge accounting applies",
+      "Test each relationship's effectiveness per period up to --as-of: the instrument's and the hedged item's cumulative changes, the offset ratio (or regression), the IFRS 9 6.5.11 lower of, the effective part to its balance (as its row of the rules table says) and the rest to P&L, the excluded part; hedge never concludes that hedge accounting applies",
     args: [ACCT_ONE],
     options: options(ACCT_AS_OF, ACCT_PERIOD, ACCT_ENTITY, ACCT_VALUES, UNTIL_OPTION),
     examples: ['hedge acct test --as-of 2019-02-01 --json', 'hedge acct test EUR-SALE-1 --values values.csv'],
@@ -872,9 +872,9 @@ export const ACCT_LOG = subcommand('log', 'local', 'The audit trail: every recor
   examples: ['hedge acct log', 'hedge acct log EUR-SALE-1 --json'],
 });
 
-export const ACCT_RESERVE = subcommand('reserve', 'read', "The cash-flow hedge reserve's roll-forward per period", {
+export const ACCT_RESERVE = subcommand('reserve', 'read', "Each hedge's balance rolled forward per period", {
   description:
-    "The reserve's roll-forward per relationship and period: open, effective, reclassified, cost-of-hedging movement, close (open + effective − reclassified = close on every row)",
+    "The roll-forward per relationship and period of the balance its effective part goes to (the cash-flow hedge reserve, the hedged item's adjustment or the translation reserve): open, effective, reclassified, adjustment, close (open + effective − reclassified + adjustment = close on every row), and the cost of hedging reserve's",
   args: [ACCT_ONE],
   options: [ACCT_AS_OF, ACCT_PERIOD, ACCT_ENTITY, ACCT_VALUES, UNTIL_OPTION],
   examples: ['hedge acct reserve --period 2019-Q1', 'hedge acct reserve --period 2019 --json'],
@@ -948,7 +948,7 @@ export const ACCT_SHOW = subcommand('show', 'local', "A relationship's memo repr
 
 export const ACCT = book('acct', 'local', 'Hedge accounting: designation, effectiveness, reserve, entries', {
   description:
-    'Hedge accounting for cash-flow hedges (IFRS 9, IAS 39, ASC 815): designate a relationship, import rates, test effectiveness, roll the reserve forward and post balanced entries; reads only, never sends a write',
+    "Hedge accounting for cash-flow, fair-value and net-investment hedges (IFRS 9, IAS 39, ASC 815), each entity's books apart: designate a relationship, import rates, test effectiveness, roll the reserve forward and post balanced entries; reads only, never sends a write",
   examples: [
     'hedge acct rates docs/examples/rates-eurusd.csv --market EURUSD --quote "USD per EUR"',
     'hedge acct designate docs/examples/relationship.json --recorded-late "brought over from the 2018 spreadsheet"',
