@@ -381,6 +381,7 @@ describe('entities: each declared once, every report and close one entity’s bo
       2,
       'code: expected a company code',
     );
+    exits(await run(['acct', 'test', '--entity', 'NG01']), 2, "id: no relationship is designated yet in NG01's books");
     expect(pick(okJson(await run(['acct', 'entities', '--json'])), ['code', 'functional_currency', 'default'])).toEqual(
       [
         ['US01', 'USD', false],

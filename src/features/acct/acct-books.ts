@@ -278,6 +278,8 @@ export function valueRelationship(
           // The hedges closed since the point before (from the designation's day for the first).
           settlements: value.settlements.filter((each) => (after === undefined ? true : each.date > after)),
           hedgedItem: itemChange(rel, quote, amount, start, at),
+          // A recognised item's remeasurement at spot, as with a forward held elsewhere (read for recognised items only).
+          remeasured: hedgedItemBySpot(amount, quote, start, at),
         };
       });
       const { notionalUsd, maturity, markets } = desk!.live;

@@ -548,7 +548,7 @@ export async function booksFor(ctx: LedgerPorts, request: BooksRequest) {
   const state = entityBooks(all, entity);
   if (request.id === undefined ? !state.relationships.size : !state.relationships.has(request.id))
     throw new UsageError(
-      `id: ${request.id === undefined ? 'no relationship is designated yet' : `no relationship ${request.id} is designated`}; record one with hedge acct designate FILE.${state.relationships.size ? '' : await recordsElsewhere(ctx)}`,
+      `id: ${request.id === undefined ? `no relationship is designated yet${entity === undefined ? '' : ` in ${entity}'s books`}` : `no relationship ${request.id} is designated`}; record one with hedge acct designate FILE.${all.relationships.size ? '' : await recordsElsewhere(ctx)}`,
     );
   const today = await booksToday(ctx);
   const until = request.to === undefined || request.to > today ? today : request.to;

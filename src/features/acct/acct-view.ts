@@ -262,6 +262,7 @@ export const RESERVE_FIELDS = fieldTable(
   cost_of_hedging_reclassified  Cost of hedging reclassified  money
   cost_of_hedging_adjustment  Cost of hedging adjusted  pnl
   cost_of_hedging_close  Cost of hedging  money
+  balance  Balance  text
 `,
   WHOLE_ID,
 );
@@ -270,7 +271,7 @@ export const RESERVE_FIELDS = fieldTable(
 export const RESERVE_VIEW = {
   fields: RESERVE_FIELDS,
   priority: words(
-    'relationship_id reserve_open effective reclassified reserve_close period adjustment period_end cost_of_hedging_close cost_of_hedging_movement cost_of_hedging_open cost_of_hedging_reclassified cost_of_hedging_adjustment',
+    'relationship_id reserve_open effective reclassified reserve_close period adjustment period_end cost_of_hedging_close cost_of_hedging_movement cost_of_hedging_open cost_of_hedging_reclassified cost_of_hedging_adjustment balance',
   ),
 };
 
