@@ -382,6 +382,11 @@ describe('entities: each declared once, every report and close one entity’s bo
       'code: expected a company code',
     );
     exits(await run(['acct', 'test', '--entity', 'NG01']), 2, "id: no relationship is designated yet in NG01's books");
+    // The trail says each declaration, as it says every record.
+    expect(pick(okJson(await run(['acct', 'log', '--json'])), ['kind', 'subject', 'what'])).toEqual([
+      ['entity', 'US01', 'entity declared: Acme Holdings Inc., books in USD'],
+      ['entity', 'NG01', 'entity declared: Acme Nigeria Ltd, books in NGN'],
+    ]);
     expect(pick(okJson(await run(['acct', 'entities', '--json'])), ['code', 'functional_currency', 'default'])).toEqual(
       [
         ['US01', 'USD', false],

@@ -867,7 +867,7 @@ export const ACCT_EVENT = subcommand(
 
 export const ACCT_LOG = subcommand('log', 'local', 'The audit trail: every record, who made it, when, what and why', {
   description:
-    "The accounting records of this environment in the order they were made: who (the profile), when, what (a designation, an event, rates, a correction) and why (a correction's reason, a late designation's); with an id, that relationship's or that market's alone",
+    "The accounting records of this environment in the order they were made: who (the profile), when, what (a designation, an event, rates, an entity declared, a close, a correction) and why (a correction's reason, a late designation's); with an id, that relationship's or that market's alone",
   args: [optional(arg('id', 'a relationship id or a market (default: every record)'))],
   examples: ['hedge acct log', 'hedge acct log EUR-SALE-1 --json'],
 });
