@@ -1,6 +1,6 @@
 // Hedge accounting as pure functions: a relationship's cumulative values per period in, its effectiveness, the
-// cash-flow hedge reserve's roll-forward, the excluded part and balanced journal entries out. No I/O, no clock.
-// Signs: a gain is positive; a reserve's balance is positive when it is a credit (a deferred gain).
+// roll-forward of the balance its kind of hedge defers to (its row of the rules table), the excluded part and balanced
+// journal entries out. No I/O, no clock. Signs: a gain is positive; a balance is positive when it is a credit.
 import {
   absCents,
   add,

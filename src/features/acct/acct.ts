@@ -1,6 +1,6 @@
-// The accounts' flows: what is recorded (relationships, their events, rates), and each relationship's periods computed
-// from the rates, the desk's own hedges (history and positions) or fair values given in a file. Reads only: the
-// server is never sent a write.
+// The accounts' flows: what is recorded (the group's entities, relationships, their events, rates), and each
+// relationship's periods computed from the rates, the desk's own hedges (history and positions) or fair values given
+// in a file. Reads only: the server is never sent a write.
 import { UsageError } from '../../core/errors.js';
 import { utcDay } from '../../core/utc-text.js';
 import { sameReference } from '../../core/input.js';
