@@ -827,20 +827,20 @@ export const ACCT_TEST = subcommand(
 export const ACCT_EVENT = subcommand(
   'event',
   'local',
-  "Record an event of a relationship's life: occurrence, disposal, de-designation, rebalancing, termination",
+  'Record an event: occurrence, disposal, de-designation, rebalancing, termination',
   {
     description:
-      "Record an event of a relationship's life, appended with its date: the hedged transaction happened (in parts with --share or --amount; the reserves are reclassified), a net investment's operation disposed of (in part with --share; that share of the translation reserve is reclassified), a de-designation (prospective: the reserve stays until the transaction, or goes to P&L when it is no longer expected), a rebalancing (IFRS 9: the ratio changes) or the instrument's termination (settled in cash)",
+      "Record an event of a relationship's life, appended with its date: its transaction or a net investment's disposal (a part with --share or --amount: that part of the reserves reclassified), a de-designation (prospective), a rebalancing (IFRS 9) or the instrument's termination (settled in cash)",
     args: [RELATIONSHIP_ID],
     options: options(
       '--occurred <date>',
       'the hedged transaction happened on this date (all that is left of it, unless --share or --amount)',
       '--disposed <date>',
-      'a net-investment hedge: its foreign operation was disposed of on this date (all that is left of it, unless --share)',
+      "a net investment's operation was disposed of on this date (all, unless --share)",
       '--share <share>',
-      'with --occurred or --disposed: the share of the whole transaction or net investment, e.g. 0.25',
+      'with --occurred or --disposed: a share of it, e.g. 0.25',
       '--amount <amount>',
-      "with --occurred or --disposed: the amount of it, in the hedged item's currency",
+      'with --occurred or --disposed: an amount of the item',
       '--de-designate <date>',
       'end the relationship on this date (needs --reason)',
       '--not-expected',
@@ -859,7 +859,6 @@ export const ACCT_EVENT = subcommand(
     examples: [
       'hedge acct event EUR-SALE-1 --de-designate 2019-01-15 --reason "the order was cancelled" --not-expected',
       'hedge acct event EUR-SALE-1 --occurred 2019-02-01 --share 0.5',
-      'hedge acct event US01-NG01-NI --disposed 2025-06-30 --share 0.25',
       'hedge acct event EUR-SALE-1 --occurred 2019-02-01 --correct 3 --reason "the delivery was on the 1st, not the 10th"',
     ],
   },
@@ -927,17 +926,12 @@ export const ACCT_LIST = subcommand(
   },
 );
 
-export const ACCT_ENTITIES = subcommand(
-  'entities',
-  'local',
-  "The group's entities, each with its books' currency: declare them from a file, or list them",
-  {
-    description:
-      'Declare the group\'s entities from a JSON file ({"entities": [{"code", "name", "functional_currency", "default"}]}): each once, never edited, one of them the default that holds the relationships naming none; without a file, list those declared',
-    args: [optional(arg('file', 'the entities file (JSON; its fields: docs/accounting.md)'))],
-    examples: ['hedge acct entities docs/examples/entities.json', 'hedge acct entities --json'],
-  },
-);
+export const ACCT_ENTITIES = subcommand('entities', 'local', "Declare the group's entities, or list them", {
+  description:
+    'Declare the group\'s entities from a JSON file ({"entities": [{"code", "name", "functional_currency", "default"}]}): each once, never edited, one of them the default that holds the relationships naming none; without a file, list those declared',
+  args: [optional(arg('file', 'the entities file (JSON; its fields: docs/accounting.md)'))],
+  examples: ['hedge acct entities docs/examples/entities.json', 'hedge acct entities --json'],
+});
 
 export const ACCT_SHOW = subcommand('show', 'local', "A relationship's memo reprinted, with its events", {
   description: "Reprint a relationship's designation memo as it was recorded, with its events since",
@@ -948,7 +942,7 @@ export const ACCT_SHOW = subcommand('show', 'local', "A relationship's memo repr
 
 export const ACCT = book('acct', 'local', 'Hedge accounting: designation, effectiveness, reserve, entries', {
   description:
-    "Hedge accounting for cash-flow, fair-value and net-investment hedges (IFRS 9, IAS 39, ASC 815), each entity's books apart: designate a relationship, import rates, test effectiveness, roll the reserve forward and post balanced entries; reads only, never sends a write",
+    'Hedge accounting for cash-flow, fair-value and net-investment hedges (IFRS 9, IAS 39, ASC 815), by entity: designate, import rates, test, roll balances forward, post balanced entries; never sends a write',
   examples: [
     'hedge acct rates docs/examples/rates-eurusd.csv --market EURUSD --quote "USD per EUR"',
     'hedge acct designate docs/examples/relationship.json --recorded-late "brought over from the 2018 spreadsheet"',
