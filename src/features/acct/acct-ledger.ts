@@ -77,8 +77,7 @@ async function checkpoint({ clock, deadline, signal }: LedgerPorts) {
 }
 
 /** A refusal of one relationship's figures (a missing rate, an unreadable hedge): the others are still valued. */
-const notValued = (error: unknown) =>
-  error instanceof HedgeError && !(error instanceof InterruptedError) && error.facts().exitCode !== 1;
+const notValued = (error: unknown) => error instanceof HedgeError && !(error instanceof InterruptedError);
 
 /** The relationships a request is of that were designated by `until`, with what each is valued from: its desk
  * hedges read from the server now, or its values file read now. */
@@ -304,91 +303,49 @@ function adjusted(lines: readonly Row[], id: string, balance: string) {
   return { reserve: sum(balance), cost: sum('cost_of_hedging_reserve') };
 }
 
-/** The first open month's rows open at what the posted journal left, with its adjustment on a line of its own (a row
- * of the month made for a relationship with nothing else in it): open + effective − reclassified + adjustment = close. */
+/** The first open month's rows open at what the posted journal left, with its adjustment on a line of its own:
+ * open + effective − reclassified + adjustment = close. A relationship with nothing else in that month (it ended in a
+ * closed one) gets a roll-forward line of the adjustment alone, which is returned. */
 function openFromPosted(months: Month[], closes: readonly Close[], adjusting: readonly Row[], balanceOf: BalanceOf) {
-  if (!closes.length) return;
+  if (!closes.length) return [];
   const first = dayAfter(closedTo(closes));
   const ids = new Set([...months.map((month) => month.id), ...adjusting.map((line) => String(line.relationship_id))]);
+  const alone: Row[] = [];
   for (const id of ids) {
     const balance = balanceOf(id);
     const posted = postedBalances(closes, id, balance);
     const adjustment = adjusted(adjusting, id, balance);
     const month = months.find((each) => each.id === id && each.row.period === first.slice(0, 7));
-    if (month) {
+    if (month)
       Object.assign(month.row, {
         reserve_open: posted.reserve,
         cost_of_hedging_open: posted.cost,
         adjustment: adjustment.reserve,
         cost_of_hedging_adjustment: adjustment.cost,
       });
-      continue;
-    }
-    if (adjustment.reserve === 0n && adjustment.cost === 0n) continue;
-    const like = months.find((each) => each.id === id) ?? {
-      currency: String(adjusting.find((line) => line.relationship_id === id)?.currency ?? ''),
-    };
-    months.push({
-      id,
-      currency: like.currency,
-      more: {},
-      row: {
-        ...ADJUSTED_ONLY,
-        balance: balance as MonthRow['balance'],
+    else if (adjustment.reserve !== 0n || adjustment.cost !== 0n)
+      alone.push({
+        relationship_id: id,
         period: first.slice(0, 7),
         period_end: first,
-        reserve_open: posted.reserve,
-        adjustment: adjustment.reserve,
-        reserve_close: posted.reserve + adjustment.reserve,
-        cost_of_hedging_open: posted.cost,
-        cost_of_hedging_adjustment: adjustment.cost,
-        cost_of_hedging_close: posted.cost + adjustment.cost,
-      },
-    });
+        ...asNumbers({
+          effective: 0n,
+          reserve_open: posted.reserve,
+          reclassified: 0n,
+          adjustment: adjustment.reserve,
+          reserve_close: posted.reserve + adjustment.reserve,
+          cost_of_hedging_open: posted.cost,
+          cost_of_hedging_movement: 0n,
+          cost_of_hedging_reclassified: 0n,
+          cost_of_hedging_adjustment: adjustment.cost,
+          cost_of_hedging_close: posted.cost + adjustment.cost,
+        }),
+        balance,
+        currency: adjusting.find((line) => line.relationship_id === id)?.currency ?? null,
+      });
   }
+  return alone;
 }
-
-/** A month with nothing but an adjustment: no change, no event. */
-const ADJUSTED_ONLY: Month['row'] = {
-  period: '',
-  period_end: '',
-  status: 'ended',
-  events: [],
-  instrument_change: 0n,
-  hedged_item_change: 0n,
-  designated_share: '1',
-  ratio: null,
-  ratio_cumulative: null,
-  ratio_period: null,
-  regression: null,
-  lower_of: 0n,
-  effective: 0n,
-  ineffective: 0n,
-  undesignated: 0n,
-  excluded: 0n,
-  excluded_to: 'pnl',
-  excluded_to_pnl: 0n,
-  balance: 'cash_flow_hedge_reserve',
-  cost_of_hedging_open: 0n,
-  cost_of_hedging_movement: 0n,
-  cost_of_hedging_reclassified: 0n,
-  cost_of_hedging_close: 0n,
-  fees: 0n,
-  reserve_open: 0n,
-  reserve_close: 0n,
-  reclassified: 0n,
-  released_to_pnl: 0n,
-  released_reserve: 0n,
-  transaction_remaining: 0,
-  remeasured: 0n,
-  settled: 0n,
-  settled_delivered: null,
-  item_settled: null,
-  instrument_carrying: 0n,
-  line: 'No period of its own: only an adjustment of a closed month.',
-  adjustment: 0n,
-  cost_of_hedging_adjustment: 0n,
-};
 
 /** A month row as printed: the relationship first, its amounts as JSON numbers. */
 const printed = ({ id, row, currency, rate, more }: Month): Row => ({
@@ -475,7 +432,7 @@ async function ledger(
     const { relationship: rel } = state.relationships.get(id)!;
     return ruleOf(rel.framework, rel.type).balance;
   };
-  openFromPosted(fresh.months, closes, adjusting, balanceOf);
+  const alone = openFromPosted(fresh.months, closes, adjusting, balanceOf);
   const closedOn = (date: unknown) => closes.some((close) => String(date) >= close.from && String(date) <= close.to);
   const within = (date: unknown) => String(date) >= (request.from ?? '') && String(date) <= until;
   // Closed rows first, then the open ones, each in date order (a sort keeps the order of a date's rows).
@@ -490,7 +447,9 @@ async function ledger(
   );
   const months = merge(
     closes.flatMap((close) => close.reserve),
-    fresh.months.map(printed).map((row) => Object.fromEntries(RESERVE_KEYS.map((key) => [key, row[key] ?? null]))),
+    [...fresh.months.map(printed), ...alone].map((row) =>
+      Object.fromEntries(RESERVE_KEYS.map((key) => [key, row[key] ?? null])),
+    ),
     'period_end',
   );
   const journal = merge(
@@ -552,26 +511,13 @@ export async function booksFor(ctx: LedgerPorts, request: BooksRequest) {
     );
   const today = await booksToday(ctx);
   const until = request.to === undefined || request.to > today ? today : request.to;
-  const chosen = (row: Row) => request.id === undefined || row.relationship_id === request.id;
-  if (until <= closedTo(state.closes)) {
-    const within = (date: unknown) => String(date) >= (request.from ?? '') && String(date) <= until;
-    const posted = (kind: 'test' | 'reserve' | 'journal', date: string) =>
-      state.closes.flatMap((close) => close[kind].filter((row) => chosen(row) && within(row[date])));
-    const months = posted('reserve', 'period_end');
-    return {
-      test: posted('test', 'period_end'),
-      reserve: request.label ? [...months, ...periodLines(months, request.label)] : months,
-      journal: posted('journal', 'date'),
-      computed: [] as Computed[],
-      failed: [] as NotValued[],
-      closedWhole: true,
-      state,
-      entity,
-    };
-  }
-  const { inputs, failed } = await gather(ctx, state, request, until);
+  // A range wholly in closed months is printed as posted: nothing is valued (its adjustments fall after it).
+  const closedWhole = until <= closedTo(state.closes);
+  const { inputs, failed } = closedWhole
+    ? { inputs: new Map<string, Input>(), failed: [] }
+    : await gather(ctx, state, request, until);
   const books = await ledger(ctx, state, inputs, request, until);
-  return { ...books, failed: [...failed, ...books.failed], closedWhole: false, state, entity };
+  return { ...books, failed: [...failed, ...books.failed], closedWhole, state, entity };
 }
 
 /** `2026-11`, `2026-Q4` or `2026`: its months, each with its first and last day. */
