@@ -18,7 +18,7 @@ function __hedge_subcommands
         case 'journal'
             echo list show resolve migrate
         case 'acct'
-            echo designate rates test event reserve journal log close list show
+            echo designate rates test event reserve journal log close list show entities
         case 'demo'
             echo reset
         case 'sandbox'
@@ -28,7 +28,7 @@ end
 
 # Options whose next word is their value.
 function __hedge_takes_value
-    contains -- $argv[1] --profile --timeout --request-timeout --format --fields --query --until --watch --alert-pnl --alert-maturity --count -t --tenor --ref --idempotency-key --status --limit --since --within --base-url --ca-file --journal-url --key-command --key-store --tolerance --adopt --interval --alert-cmd --alert-url --alert-headroom --metrics --policy --ratios --band --sizing --functional --fee-bps --show --html --by --recorded-late --market --quote --reason --as-of --period --values --occurred --share --amount --de-designate --rebalance --ratio --terminate --correct --accounts --root --max-notional --max-daily-notional --markets -X --method -f --raw-field -F --field -H --header --input --port --host --fill-delay --fail-rate --clock-speed --start --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --dialect --clock-skew --view-lag --record-lag --settlement-delay --day
+    contains -- $argv[1] --profile --timeout --request-timeout --format --fields --query --until --watch --alert-pnl --alert-maturity --count -t --tenor --ref --idempotency-key --status --limit --since --within --base-url --ca-file --journal-url --key-command --key-store --tolerance --adopt --interval --alert-cmd --alert-url --alert-headroom --metrics --policy --ratios --band --sizing --functional --fee-bps --show --html --by --recorded-late --market --quote --reason --as-of --period --entity --values --occurred --disposed --share --amount --de-designate --rebalance --ratio --terminate --correct --accounts --root --max-notional --max-daily-notional --markets -X --method -f --raw-field -F --field -H --header --input --port --host --fill-delay --fail-rate --clock-speed --start --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --dialect --clock-skew --view-lag --record-lag --settlement-delay --day
 end
 
 # The command path (one line) and how many positional arguments follow it, from the words before the cursor.
@@ -342,13 +342,14 @@ complete -c hedge -n '__hedge_path_is resume' -l resend-unproven -d 'send it aga
 complete -c hedge -n '__hedge_command_at acct' -a designate -d 'Record a hedging relationship (append-only, hashed) and print its memo'
 complete -c hedge -n '__hedge_command_at acct' -a rates -d 'Import a market\'s dated rates, record today\'s mid, or list them'
 complete -c hedge -n '__hedge_command_at acct' -a test -d 'Effectiveness per relationship and period: changes, ratio, lower of, reserve'
-complete -c hedge -n '__hedge_command_at acct' -a event -d 'Record an event of a relationship\'s life: occurrence, de-designation, rebalancing, termination'
-complete -c hedge -n '__hedge_command_at acct' -a reserve -d 'The cash-flow hedge reserve\'s roll-forward per period'
+complete -c hedge -n '__hedge_command_at acct' -a event -d 'Record an event: occurrence, disposal, de-designation, rebalancing, termination'
+complete -c hedge -n '__hedge_command_at acct' -a reserve -d 'Each hedge\'s balance rolled forward per period'
 complete -c hedge -n '__hedge_command_at acct' -a journal -d 'Balanced journal entries per period: table, JSON, CSV'
 complete -c hedge -n '__hedge_command_at acct' -a log -d 'The audit trail: every record, who made it, when, what and why'
 complete -c hedge -n '__hedge_command_at acct' -a close -d 'Close a period: its figures and entries kept as they are'
 complete -c hedge -n '__hedge_command_at acct' -a list -d 'The relationships recorded: id, framework, item, instrument, status, reserve'
 complete -c hedge -n '__hedge_command_at acct' -a show -d 'A relationship\'s memo reprinted, with its events'
+complete -c hedge -n '__hedge_command_at acct' -a entities -d 'Declare the group\'s entities, or list them'
 complete -c hedge -n '__hedge_path_is acct designate' -l recorded-late -x -d 'record a designation dated before today (a relationship brought over from elsewhere): the memo says so on its first line'
 complete -c hedge -n '__hedge_path_is acct designate' -l markdown -d 'print the memo in Markdown'
 complete -c hedge -n '__hedge_path_is acct designate' -l html -r -F -d 'also write the memo as a self-contained HTML page (no script, A4 printable)'
@@ -359,12 +360,14 @@ complete -c hedge -n '__hedge_path_is acct rates' -l correct -d 'correct the fil
 complete -c hedge -n '__hedge_path_is acct rates' -l reason -x -d 'with --correct: why the recorded rates are wrong'
 complete -c hedge -n '__hedge_path_is acct test' -l as-of -x -d 'the last day: its month an interim period to that day (default today, the server\'s)'
 complete -c hedge -n '__hedge_path_is acct test' -l period -x -d 'a month (2026-11), a quarter (2026-Q4) or a year (2026)'
+complete -c hedge -n '__hedge_path_is acct test' -l entity -x -d 'the entity whose books (a company code the entities file declares): needed where the relationships are in several entities\' books'
 complete -c hedge -n '__hedge_path_is acct test' -l values -r -F -d 'with an ID: cumulative fair values since designation from this CSV (date,instrument_value,hedged_item_value[,excluded_value]) instead of rates'
 complete -c hedge -n '__hedge_path_is acct test' -l until -x -d 'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout, default 120 s; 17 once it can never hold)'
 complete -c hedge -n '__hedge_arg_at 0 acct test' -a '(__hedge_words relationships)'
 complete -c hedge -n '__hedge_path_is acct event' -l occurred -x -d 'the hedged transaction happened on this date (all that is left of it, unless --share or --amount)'
-complete -c hedge -n '__hedge_path_is acct event' -l share -x -d 'with --occurred: the share of the whole transaction that happened, e.g. 0.25'
-complete -c hedge -n '__hedge_path_is acct event' -l amount -x -d 'with --occurred: the amount of it that happened, in the hedged item\'s currency'
+complete -c hedge -n '__hedge_path_is acct event' -l disposed -x -d 'a net investment\'s operation was disposed of on this date (all, unless --share)'
+complete -c hedge -n '__hedge_path_is acct event' -l share -x -d 'with --occurred or --disposed: a share of it, e.g. 0.25'
+complete -c hedge -n '__hedge_path_is acct event' -l amount -x -d 'with --occurred or --disposed: an amount of the item'
 complete -c hedge -n '__hedge_path_is acct event' -l de-designate -x -d 'end the relationship on this date (needs --reason)'
 complete -c hedge -n '__hedge_path_is acct event' -l not-expected -d 'with --de-designate: the transaction is no longer expected, so the reserve goes to P&L at once'
 complete -c hedge -n '__hedge_path_is acct event' -l rebalance -x -d 'IFRS 9: change the designated share of the instrument from this date (needs --ratio and --reason)'
@@ -375,16 +378,19 @@ complete -c hedge -n '__hedge_path_is acct event' -l correct -x -d 'replace the 
 complete -c hedge -n '__hedge_arg_at 0 acct event' -a '(__hedge_words relationships)'
 complete -c hedge -n '__hedge_path_is acct reserve' -l as-of -x -d 'the last day: its month an interim period to that day (default today, the server\'s)'
 complete -c hedge -n '__hedge_path_is acct reserve' -l period -x -d 'a month (2026-11), a quarter (2026-Q4) or a year (2026)'
+complete -c hedge -n '__hedge_path_is acct reserve' -l entity -x -d 'the entity whose books (a company code the entities file declares): needed where the relationships are in several entities\' books'
 complete -c hedge -n '__hedge_path_is acct reserve' -l values -r -F -d 'with an ID: cumulative fair values since designation from this CSV (date,instrument_value,hedged_item_value[,excluded_value]) instead of rates'
 complete -c hedge -n '__hedge_path_is acct reserve' -l until -x -d 'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout, default 120 s; 17 once it can never hold)'
 complete -c hedge -n '__hedge_arg_at 0 acct reserve' -a '(__hedge_words relationships)'
 complete -c hedge -n '__hedge_path_is acct journal' -l as-of -x -d 'the last day: its month an interim period to that day (default today, the server\'s)'
 complete -c hedge -n '__hedge_path_is acct journal' -l period -x -d 'a month (2026-11), a quarter (2026-Q4) or a year (2026)'
+complete -c hedge -n '__hedge_path_is acct journal' -l entity -x -d 'the entity whose books (a company code the entities file declares): needed where the relationships are in several entities\' books'
 complete -c hedge -n '__hedge_path_is acct journal' -l accounts -r -F -d 'a JSON map of each role to its GL account, e.g. {"cash_flow_hedge_reserve": "3510"}'
 complete -c hedge -n '__hedge_path_is acct journal' -l values -r -F -d 'with an ID: cumulative fair values since designation from this CSV (date,instrument_value,hedged_item_value[,excluded_value]) instead of rates'
 complete -c hedge -n '__hedge_path_is acct journal' -l until -x -d 'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout, default 120 s; 17 once it can never hold)'
 complete -c hedge -n '__hedge_arg_at 0 acct journal' -a '(__hedge_words relationships)'
 complete -c hedge -n '__hedge_path_is acct close' -l period -x -d 'the period to close: a month (2026-11), or a quarter (2026-Q4) or a year (2026): each of its months still open, in order'
+complete -c hedge -n '__hedge_path_is acct close' -l entity -x -d 'the entity whose books (a company code the entities file declares): needed where the relationships are in several entities\' books'
 complete -c hedge -n '__hedge_path_is acct close' -l values -x -d 'a relationship kept on fair values: ID=FILE, its cumulative values since designation (repeatable)'
 complete -c hedge -n '__hedge_path_is acct show' -l markdown -d 'print the memo in Markdown'
 complete -c hedge -n '__hedge_arg_at 0 acct show' -a '(__hedge_words relationships)'

@@ -69,6 +69,7 @@ export const COMMANDS: readonly CommandSpec[] = tree({
     ACCT_CLOSE: () => import('./cmd/acct/periods.js').then((module) => module.close),
     ACCT_LIST: () => import('./cmd/acct/inventory.js').then((module) => module.list),
     ACCT_SHOW: () => import('./cmd/acct/inventory.js').then((module) => module.show),
+    ACCT_ENTITIES: () => import('./cmd/acct/inventory.js').then((module) => module.entities),
   },
   DEMO: { DEMO_RESET: () => import('./cmd/tools/demo-reset.js') },
   MCP: () => import('./cmd/tools/mcp.js').then((module) => module.withCommands(COMMANDS)),

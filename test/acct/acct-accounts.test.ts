@@ -151,6 +151,11 @@ it('whatever designate accepts, acct test values: desk hedges in USD or naira bo
     desk('USD-PAYABLE', { currency: 'USD', amount: '-2000' }, { functional_currency: 'NGN' }),
     desk('USDT-PAYABLE', { currency: 'USDT', amount: '-2000' }, { functional_currency: 'NGN' }),
     desk('NGN-USDC-BOOKS', { currency: 'NGN', amount: '3m' }, { functional_currency: 'USDC' }),
+    desk(
+      'USD-PAYABLE-FV',
+      { currency: 'USD', amount: '-2000', kind: 'recognised' },
+      { functional_currency: 'NGN', type: 'fair_value' },
+    ),
   ];
   for (const path of accepted) ok(await run(['acct', 'designate', path]));
   ok(await run(['acct', 'rates', RATES, '--market', 'EURUSD', '--quote', 'USD per EUR']));
@@ -164,13 +169,14 @@ it('whatever designate accepts, acct test values: desk hedges in USD or naira bo
     'USD-PAYABLE',
     'USDT-PAYABLE',
     'NGN-USDC-BOOKS',
+    'USD-PAYABLE-FV',
     'EUR-SALE',
     'VALUES',
   ]);
   simulator.advance(DAY);
   ok(await run(['acct', 'rates', '--record', '--market', MARKET]));
   const tested = new Map<string, Array<Record<string, unknown>>>();
-  for (const id of ['NGN-RECEIVABLE', 'USD-PAYABLE', 'USDT-PAYABLE', 'NGN-USDC-BOOKS'])
+  for (const id of ['NGN-RECEIVABLE', 'USD-PAYABLE', 'USDT-PAYABLE', 'NGN-USDC-BOOKS', 'USD-PAYABLE-FV'])
     tested.set(id, okJson(await run(['acct', 'test', id, '--json'])));
   tested.set('EUR-SALE', okJson(await run(['acct', 'test', 'EUR-SALE', '--as-of', '2019-02-01', '--json'])));
   const values = file('values.csv', `date,instrument_value,hedged_item_value\n${serverDay(simulator)},1200,-1150\n`);
@@ -183,6 +189,7 @@ it('whatever designate accepts, acct test values: desk hedges in USD or naira bo
     ['USD-PAYABLE', serverDay(simulator), 'NGN'],
     ['USDT-PAYABLE', serverDay(simulator), 'NGN'],
     ['NGN-USDC-BOOKS', serverDay(simulator), 'USD'],
+    ['USD-PAYABLE-FV', serverDay(simulator), 'NGN'],
     ['EUR-SALE', '2019-02-01', 'USD'],
     ['VALUES', serverDay(simulator), 'GBP'],
   ]);
@@ -190,6 +197,13 @@ it('whatever designate accepts, acct test values: desk hedges in USD or naira bo
   expect(tested.get('USD-PAYABLE')).toEqual(
     tested.get('USDT-PAYABLE')!.map((row) => ({ ...row, relationship_id: 'USD-PAYABLE' })),
   );
+  // A fair-value hedge of the recognised payable on the spot element: its change for the hedged risk is its
+  // remeasurement at spot, posted as IAS 21's; nothing is left for its adjustment, and both changes are in P&L.
+  const fairValue = tested.get('USD-PAYABLE-FV')!;
+  const remeasured = fairValue.reduce((sum, row) => sum + Number(row.remeasured), 0);
+  expect(fairValue.at(-1)).toMatchObject({ balance: 'hedged_item_adjustment', reserve_close: 0 });
+  expect(remeasured).toBe(fairValue.at(-1)!.hedged_item_change);
+  expect(remeasured).not.toBe(0);
   expect(simulator.writes().map((entry) => entry.path)).toEqual(['/hedges']);
 });
 

@@ -1,5 +1,11 @@
 // The accounting rules beyond the published examples: regression statistics, de-designation, exact money.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
+  FRAMEWORK_RULES,
+  FRAMEWORKS,
+  HEDGE_TYPES,
+  ruleOf,
   criticalTerms,
   criticalTermsLine,
   deskValuer,
@@ -11,6 +17,7 @@ import {
   type RelationshipRules,
 } from '../../src/features/acct/acct-rules.js';
 import { centsText, exact, exactNumber, mul, toCents } from '../../src/features/acct/acct-money.js';
+import { ROOT } from '../support/hedge-cli.js';
 
 it('regression: slope, intercept, R² and t of the instrument on the hedged item, worked by hand', () => {
   const fit = regression([
@@ -160,4 +167,119 @@ describe('exact to the cent, rounded once', () => {
       '90071992547409.92 is past the largest amount hedge prints exactly (90071992547409.91)',
     );
   });
+});
+
+describe('a fair-value hedge of a recognised payable: its adjustment beyond the remeasurement at spot, amortised once hedge accounting ends', () => {
+  // Cents. A USD payable hedged by a forward designated whole: the payable's change for the hedged risk (by the
+  // forward rate) is H, its remeasurement at spot R (IAS 21's, posted as it always is); the adjustment carries H − R.
+  const periods: PeriodValues[] = [
+    { end: '2026-01-31', instrument: 110_000n, hedgedItem: -110_000n, remeasured: -90_000n, excluded: 0n, fees: 0n },
+    { end: '2026-02-28', instrument: 120_000n, hedgedItem: -120_000n, remeasured: -105_000n, excluded: 0n, fees: 0n },
+    { end: '2026-03-02', instrument: 130_000n, hedgedItem: -130_000n, remeasured: -125_000n, excluded: 0n, fees: 0n },
+  ];
+  const results = rollForward(periods, {
+    framework: 'ifrs9',
+    type: 'fair_value',
+    method: 'dollar_offset_cumulative',
+    excluded: 'pnl',
+    kind: 'recognised',
+    designatedAt: '2026-01-01',
+    itemDate: '2026-03-02',
+    events: [
+      { type: 'de-designated', date: '2026-01-31', stillExpected: true, reason: 'the treasurer stopped it' },
+      { type: 'occurred', date: '2026-03-02' },
+      { type: 'settled', date: '2026-03-02' },
+    ],
+  });
+
+  it('each period: H − R = −1,100 + 900 to the adjustment, none ineffective; then 200 × 28/30 and the rest to profit or loss', () => {
+    expect(
+      results.map((r) => [r.status, r.effective, r.ineffective, r.remeasured, r.reclassified, r.reserve_close]),
+    ).toEqual([
+      ['de-designated', 200, 0, -900, 0, 200],
+      // 200 × 28 / 30 = 186.666… days of the 30 from the de-designation to the payable's settlement.
+      ['ended', 0, 0, -150, 186.67, 13.33],
+      ['occurred', 0, 0, -200, 13.33, 0],
+    ]);
+    const lines = (i: number) => periodEntries('P', results[i]).map((line) => [line.role, Number(line.amount) / 100]);
+    // The instrument's change and the payable's both to profit or loss, in one line and IAS 21's: nothing left.
+    expect(lines(0)).toEqual([
+      ['hedging_instrument', 1100],
+      ['fair_value_hedge_result', -1100],
+      ['fair_value_hedge_result', 200],
+      ['hedged_item_adjustment', -200],
+      ['hedged_item', -900],
+      ['hedged_item_remeasurement', 900],
+    ]);
+    expect(lines(1)).toEqual([
+      ['hedging_instrument', 100],
+      ['undesignated_derivative', -100],
+      ['hedged_item', -150],
+      ['hedged_item_remeasurement', 150],
+      ['hedged_item_adjustment', 186.67],
+      ['reclassification', -186.67],
+    ]);
+  });
+});
+
+describe('a net-investment hedge: the lower of under IFRS 9, the whole change under ASC 815, reclassified only on disposal', () => {
+  const periods = (instrument: bigint, item: bigint): PeriodValues[] => [
+    { end: '2026-01-31', instrument, hedgedItem: item, excluded: 0n, fees: 0n },
+    { end: '2026-02-28', instrument: 2n * instrument, hedgedItem: 2n * item, excluded: 0n, fees: 0n },
+  ];
+  const rules = (framework: RelationshipRules['framework']): RelationshipRules => ({
+    framework,
+    type: 'net_investment',
+    method: 'dollar_offset_cumulative',
+    excluded: 'pnl',
+    kind: 'net_investment',
+    designatedAt: '2026-01-01',
+    events: [{ type: 'disposed', date: '2026-02-28', share: [1n, 4n] }],
+  });
+  const figures = (list: ReturnType<typeof rollForward>) =>
+    list.map((r) => [r.status, r.effective, r.ineffective, r.reclassified, r.reserve_close]);
+
+  it('under-hedged (80 against 100): all of it to the translation reserve either way; a quarter reclassified', () => {
+    for (const framework of ['ifrs9', 'asc815'] as const)
+      expect(figures(rollForward(periods(8_000n, -10_000n), rules(framework)))).toEqual([
+        ['designated', 80, 0, 0, 80],
+        ['disposed', 80, 0, 40, 120],
+      ]);
+  });
+
+  it('over-hedged (120 against 100): IFRS 9 defers 100 and takes 20 to profit or loss; ASC 815 defers 120', () => {
+    expect(figures(rollForward(periods(12_000n, -10_000n), rules('ifrs9')))).toEqual([
+      ['designated', 100, 20, 0, 100],
+      ['disposed', 100, 20, 50, 150],
+    ]);
+    expect(figures(rollForward(periods(12_000n, -10_000n), rules('asc815')))).toEqual([
+      ['designated', 120, 0, 0, 120],
+      ['disposed', 120, 0, 60, 180],
+    ]);
+    const entries = periodEntries('N', rollForward(periods(12_000n, -10_000n), rules('ifrs9'))[1]);
+    expect(entries.map((line) => [line.role, Number(line.amount) / 100])).toEqual([
+      ['hedging_instrument', 120],
+      ['translation_reserve', -100],
+      ['hedge_ineffectiveness', -20],
+      ['translation_reserve', 50],
+      ['reclassification', -50],
+    ]);
+  });
+});
+
+it("the rules table: a row for each framework and kind of hedge, each paragraph it cites in docs/accounting.md's row", () => {
+  const docs = readFileSync(join(ROOT, 'docs', 'accounting.md'), 'utf8');
+  for (const framework of FRAMEWORKS)
+    for (const type of HEDGE_TYPES) {
+      const rules = ruleOf(framework, type);
+      const row = docs.split('\n').find((line) => line.startsWith(`| ${rules.name} | \`${type}\` |`));
+      expect(row, `${framework} ${type}`).toBeDefined();
+      expect(row).toContain(`\`${rules.balance}\``);
+      const cited = [rules.cites.effective, rules.cites.transaction, rules.cites.discontinuation, rules.cites.disposal];
+      for (const cite of cited.filter((each) => each !== undefined && !each.startsWith('none')))
+        expect(row!.split(' | ').at(-1), `${framework} ${type}: ${cite}`).toContain(
+          cite!.replace(/^(IFRS 9 |IAS 39\.|ASC )/, ''),
+        );
+      expect(FRAMEWORK_RULES[framework].types[type]).toBeDefined();
+    }
 });

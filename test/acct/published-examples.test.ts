@@ -143,6 +143,71 @@ describe('a payable hedged on the spot element, forward points amortised from a 
   });
 });
 
+describe('a firm commitment to sell, hedged at fair value with a forward designated whole (textbook exercise, ASC 815)', () => {
+  const example = examples.fair_value_firm_sale;
+  const { rel, rates, periods } = externalForward(example);
+  const rulesUnder = (framework: RelationshipRules['framework']): RelationshipRules => ({
+    ...rulesOf(rel),
+    framework,
+    type: 'fair_value',
+    // The forward matures on the day of the sale.
+    events: [
+      { type: 'occurred', date: rel.occurred },
+      { type: 'settled', date: rel.occurred },
+    ],
+  });
+  const results = rollForward(periods, rulesUnder('asc815'));
+  const entriesOf = (result: (typeof results)[number]) => {
+    const entries = periodEntries('F1', result, 'basis_adjustment');
+    expect(balanced(entries)).toBe(true);
+    return entries.map((line) => [line.description, line.role, centsNumber(line.amount)]);
+  };
+
+  it("reproduces the forward's published fair values and changes; the commitment carries their mirror as an asset", () => {
+    expect(Object.fromEntries(results.map((r) => [r.period_end, r.instrument_change]))).toEqual(
+      example.published.forward_fair_value,
+    );
+    expect(Object.fromEntries(results.map((r) => [r.period_end, r.effective + r.ineffective]))).toEqual(
+      example.published.forward_change_in_fair_value,
+    );
+    // The commitment's change for the hedged risk, by the forward rate: 630,000 × (1.25 − 1.20), a gain carried as an
+    // asset (a debit: the balance is negative); none of the two changes is ineffective.
+    expect(results.map((r) => [r.hedged_item_change, r.reserve_close, r.ineffective, r.balance])).toEqual([
+      [31500, -31500, 0, 'hedged_item_adjustment'],
+      [44100, 0, 0, 'hedged_item_adjustment'],
+    ]);
+    expect(entriesOf(results[0])).toEqual([
+      ['remeasurement of the hedging instrument', 'hedging_instrument', -31500],
+      ['remeasurement of the hedging instrument', 'fair_value_hedge_result', 31500],
+      ['the hedged item’s change for the hedged risk, in its carrying amount', 'fair_value_hedge_result', -31500],
+      ['the hedged item’s change for the hedged risk, in its carrying amount', 'hedged_item_adjustment', 31500],
+    ]);
+  });
+
+  it('at the sale the commitment adjusts the revenue to the forward rate at inception, and the forward is settled', () => {
+    const sale = toCents(inFunctional(x(rel.hedged_amount), rates[2].spot, USD_PER_FOREIGN));
+    expect({ '2019-02-10': centsNumber(sale) }).toEqual(example.published.sale_at_spot);
+    const reclassification = entriesOf(results[1]).filter(([what]) => what === 'reclassification of the reserves');
+    expect(reclassification).toEqual([
+      ['reclassification of the reserves', 'hedged_item_adjustment', -44100],
+      ['reclassification of the reserves', 'basis_adjustment', 44100],
+    ]);
+    // The sale at spot less the commitment's asset: 800,100 − 44,100 = 630,000 × 1.20.
+    expect(centsNumber(sale) - 44100).toBe(630000 * 1.2);
+    expect(entriesOf(results[1]).filter(([what]) => what === 'settlement of the hedging instrument')).toEqual([
+      ['settlement of the hedging instrument', 'foreign_currency', -800100],
+      ['settlement of the hedging instrument', 'cash', 756000],
+      ['settlement of the hedging instrument', 'hedging_instrument', 44100],
+    ]);
+  });
+
+  it('IFRS 9 and IAS 39 give the same figures: each row takes both changes to profit or loss', () => {
+    const amounts = (list: typeof results) => list.map(({ cents: _, line: __, ...rest }) => rest);
+    for (const framework of ['ifrs9', 'ias39'] as const)
+      expect(amounts(rollForward(periods, rulesUnder(framework)))).toEqual(amounts(results));
+  });
+});
+
 describe('the IFRS 9 6.5.11 lower of, binding each way', () => {
   for (const example of examples.lower_of.cases) {
     it(`${example.name}: ${example.source.title}`, () => {

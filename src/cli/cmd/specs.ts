@@ -752,6 +752,10 @@ const ACCT_VALUES = opt(
   'with an ID: cumulative fair values since designation from this CSV (date,instrument_value,hedged_item_value[,excluded_value]) instead of rates',
 );
 const ACCT_PERIOD = opt('--period <period>', 'a month (2026-11), a quarter (2026-Q4) or a year (2026)');
+const ACCT_ENTITY = opt(
+  '--entity <code>',
+  "the entity whose books (a company code the entities file declares): needed where the relationships are in several entities' books",
+);
 const ACCT_AS_OF = opt(
   '--as-of <date>',
   "the last day: its month an interim period to that day (default today, the server's)",
@@ -764,7 +768,7 @@ export const ACCT_DESIGNATE = subcommand(
   {
     prints: 'the designation memo',
     description:
-      'Record a cash-flow hedging relationship from a JSON file (append-only, hashed, in the state folder) and print its designation memo; a designation dated before today or naming closed hedges needs --recorded-late',
+      'Record a hedging relationship (a cash-flow, fair-value or net-investment hedge) from a JSON file (append-only, hashed, in the state folder) and print its designation memo; a designation dated before today or naming closed hedges needs --recorded-late',
     args: [arg('file', 'the relationship file (JSON; its fields: docs/accounting.md)')],
     options: options(
       '--recorded-late <reason>',
@@ -813,9 +817,9 @@ export const ACCT_TEST = subcommand(
   'Effectiveness per relationship and period: changes, ratio, lower of, reserve',
   {
     description:
-      "Test each relationship's effectiveness per period up to --as-of: the instrument's and the hedged item's cumulative changes, the offset ratio (or regression), the IFRS 9 6.5.11 lower of, the effective part to the reserve and the rest to P&L, the excluded part; hedge never concludes that hedge accounting applies",
+      "Test each relationship's effectiveness per period up to --as-of: the instrument's and the hedged item's cumulative changes, the offset ratio (or regression), the IFRS 9 6.5.11 lower of, the effective part to its balance (as its row of the rules table says) and the rest to P&L, the excluded part; hedge never concludes that hedge accounting applies",
     args: [ACCT_ONE],
-    options: options(ACCT_AS_OF, ACCT_PERIOD, ACCT_VALUES, UNTIL_OPTION),
+    options: options(ACCT_AS_OF, ACCT_PERIOD, ACCT_ENTITY, ACCT_VALUES, UNTIL_OPTION),
     examples: ['hedge acct test --as-of 2019-02-01 --json', 'hedge acct test EUR-SALE-1 --values values.csv'],
   },
 );
@@ -823,18 +827,20 @@ export const ACCT_TEST = subcommand(
 export const ACCT_EVENT = subcommand(
   'event',
   'local',
-  "Record an event of a relationship's life: occurrence, de-designation, rebalancing, termination",
+  'Record an event: occurrence, disposal, de-designation, rebalancing, termination',
   {
     description:
-      "Record an event of a relationship's life, appended with its date: the hedged transaction happened (in parts with --share or --amount; the reserves are reclassified), a de-designation (prospective: the reserve stays until the transaction, or goes to P&L when it is no longer expected), a rebalancing (IFRS 9: the ratio changes) or the instrument's termination (settled in cash)",
+      "Record an event of a relationship's life, appended with its date: its transaction or a net investment's disposal (a part with --share or --amount: that part of the reserves reclassified), a de-designation (prospective), a rebalancing (IFRS 9) or the instrument's termination (settled in cash)",
     args: [RELATIONSHIP_ID],
     options: options(
       '--occurred <date>',
       'the hedged transaction happened on this date (all that is left of it, unless --share or --amount)',
+      '--disposed <date>',
+      "a net investment's operation was disposed of on this date (all, unless --share)",
       '--share <share>',
-      'with --occurred: the share of the whole transaction that happened, e.g. 0.25',
+      'with --occurred or --disposed: a share of it, e.g. 0.25',
       '--amount <amount>',
-      "with --occurred: the amount of it that happened, in the hedged item's currency",
+      'with --occurred or --disposed: an amount of the item',
       '--de-designate <date>',
       'end the relationship on this date (needs --reason)',
       '--not-expected',
@@ -860,16 +866,16 @@ export const ACCT_EVENT = subcommand(
 
 export const ACCT_LOG = subcommand('log', 'local', 'The audit trail: every record, who made it, when, what and why', {
   description:
-    "The accounting records of this environment in the order they were made: who (the profile), when, what (a designation, an event, rates, a correction) and why (a correction's reason, a late designation's); with an id, that relationship's or that market's alone",
+    "The accounting records of this environment in the order they were made: who (the profile), when, what (a designation, an event, rates, an entity declared, a close, a correction) and why (a correction's reason, a late designation's); with an id, that relationship's or that market's alone",
   args: [optional(arg('id', 'a relationship id or a market (default: every record)'))],
   examples: ['hedge acct log', 'hedge acct log EUR-SALE-1 --json'],
 });
 
-export const ACCT_RESERVE = subcommand('reserve', 'read', "The cash-flow hedge reserve's roll-forward per period", {
+export const ACCT_RESERVE = subcommand('reserve', 'read', "Each hedge's balance rolled forward per period", {
   description:
-    "The reserve's roll-forward per relationship and period: open, effective, reclassified, cost-of-hedging movement, close (open + effective − reclassified = close on every row)",
+    "The roll-forward per relationship and period of the balance its effective part goes to (the cash-flow hedge reserve, the hedged item's adjustment or the translation reserve): open, effective, reclassified, adjustment, close (open + effective − reclassified + adjustment = close on every row), and the cost of hedging reserve's",
   args: [ACCT_ONE],
-  options: [ACCT_AS_OF, ACCT_PERIOD, ACCT_VALUES, UNTIL_OPTION],
+  options: [ACCT_AS_OF, ACCT_PERIOD, ACCT_ENTITY, ACCT_VALUES, UNTIL_OPTION],
   examples: ['hedge acct reserve --period 2019-Q1', 'hedge acct reserve --period 2019 --json'],
 });
 
@@ -880,6 +886,7 @@ export const ACCT_JOURNAL = subcommand('journal', 'read', 'Balanced journal entr
   options: options(
     ACCT_AS_OF,
     ACCT_PERIOD,
+    ACCT_ENTITY,
     '--accounts <file>',
     'a JSON map of each role to its GL account, e.g. {"cash_flow_hedge_reserve": "3510"}',
     ACCT_VALUES,
@@ -897,6 +904,7 @@ export const ACCT_CLOSE = subcommand('close', 'local', 'Close a period: its figu
   options: options(
     '--period <period>',
     'the period to close: a month (2026-11), or a quarter (2026-Q4) or a year (2026): each of its months still open, in order',
+    ACCT_ENTITY,
     opt(
       '--values <id=file>',
       'a relationship kept on fair values: ID=FILE, its cumulative values since designation (repeatable)',
@@ -918,6 +926,13 @@ export const ACCT_LIST = subcommand(
   },
 );
 
+export const ACCT_ENTITIES = subcommand('entities', 'local', "Declare the group's entities, or list them", {
+  description:
+    'Declare the group\'s entities from a JSON file ({"entities": [{"code", "name", "functional_currency", "default"}]}): each once, never edited, one of them the default that holds the relationships naming none; without a file, list those declared',
+  args: [optional(arg('file', 'the entities file (JSON; its fields: docs/accounting.md)'))],
+  examples: ['hedge acct entities docs/examples/entities.json', 'hedge acct entities --json'],
+});
+
 export const ACCT_SHOW = subcommand('show', 'local', "A relationship's memo reprinted, with its events", {
   description: "Reprint a relationship's designation memo as it was recorded, with its events since",
   args: [RELATIONSHIP_ID],
@@ -927,7 +942,7 @@ export const ACCT_SHOW = subcommand('show', 'local', "A relationship's memo repr
 
 export const ACCT = book('acct', 'local', 'Hedge accounting: designation, effectiveness, reserve, entries', {
   description:
-    'Hedge accounting for cash-flow hedges (IFRS 9, IAS 39, ASC 815): designate a relationship, import rates, test effectiveness, roll the reserve forward and post balanced entries; reads only, never sends a write',
+    'Hedge accounting for cash-flow, fair-value and net-investment hedges (IFRS 9, IAS 39, ASC 815), by entity: designate, import rates, test, roll balances forward, post balanced entries; never sends a write',
   examples: [
     'hedge acct rates docs/examples/rates-eurusd.csv --market EURUSD --quote "USD per EUR"',
     'hedge acct designate docs/examples/relationship.json --recorded-late "brought over from the 2018 spreadsheet"',

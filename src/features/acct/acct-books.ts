@@ -96,10 +96,12 @@ function rulesOf(designation: Designation, amortisation?: RelationshipRules['amo
   const { relationship: rel } = designation;
   return {
     framework: rel.framework,
+    type: rel.type,
     method: rel.method,
     excluded: rel.excluded,
     kind: rel.hedged_item.kind,
     designatedAt: rel.designated_at,
+    itemDate: rel.hedged_item.expected_date,
     ratio: exact(rel.ratio)!,
     amortisation: amortisation && { ...amortisation, basis: rel.amortisation ?? 'days' },
     events: lifeOf(designation).events,
@@ -110,6 +112,7 @@ const cents = (text: string | undefined) => (text === undefined ? 0n : toCents(e
 
 const EVENT_WORDS: Record<RuleEvent['type'], string> = {
   occurred: 'its transaction happened',
+  disposed: 'its operation was disposed of',
   'de-designated': 'it was de-designated',
   rebalanced: 'it was rebalanced',
   terminated: 'its instrument was terminated',
@@ -275,6 +278,8 @@ export function valueRelationship(
           // The hedges closed since the point before (from the designation's day for the first).
           settlements: value.settlements.filter((each) => (after === undefined ? true : each.date > after)),
           hedgedItem: itemChange(rel, quote, amount, start, at),
+          // A recognised item's remeasurement at spot, as with a forward held elsewhere (read for recognised items only).
+          remeasured: hedgedItemBySpot(amount, quote, start, at),
         };
       });
       const { notionalUsd, maturity, markets } = desk!.live;
@@ -296,13 +301,15 @@ export function valueRelationship(
     results: rolled(designation, periods, spread),
     rates: used,
     hedgeIds: desk?.hedges.map((hedge) => hedge.id) ?? [],
-    closedEarly: desk?.earlyClosed.filter((hedge) => hedge.closed < item.expected_date) ?? [],
+    // A net investment has no date: a hedge of it closed early without another is flagged whenever it closed.
+    closedEarly: desk?.earlyClosed.filter((hedge) => hedge.closed < (item.expected_date ?? '9999-12-31')) ?? [],
     currency: functionalCurrency(rel, market!.quote),
     ...(rel.method === 'critical_terms' && {
       criticalTerms: criticalTerms({
         instrument: instrumentTerms,
         ratio: exact(rel.ratio)!,
-        item: { amount, currency: item.currency, expectedDate: item.expected_date, market: rel.market },
+        // Designate refuses critical terms for an item with no date.
+        item: { amount, currency: item.currency, expectedDate: item.expected_date!, market: rel.market },
       }),
     }),
   };

@@ -5,7 +5,7 @@ import { UsageError } from '../../core/errors.js';
 import { NUMBERED_ROWS, readRowFile, type Field } from '../../core/row-file.js';
 import { jsonSyntaxWhere, numbersAsText, parseBoundedJson, readBoundedJson } from '../../core/security/json-keys.js';
 import { MAX_INPUT_FILE_BYTES } from '../../core/security/bounded-read.js';
-import { FRAMEWORKS, METHODS } from './acct-rules.js';
+import { FRAMEWORKS, HEDGE_TYPES, ITEM_KINDS, METHODS } from './acct-rules.js';
 import { exact, type Exact } from './acct-money.js';
 import { amountAsDecimalText, echo } from '../../core/input.js';
 
@@ -48,12 +48,16 @@ const decimalText = (
       }, `${what}: expected ${allowed}`),
     );
 
+/** An entity of the group: a company code, as an ERP names it. */
+const COMPANY_CODE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/;
 const REFERENCE = pattern(/^[\x21-\x7e](?:[\x20-\x7e]{0,62}[\x21-\x7e])?$/, 'expected a client reference');
 
 const RELATIONSHIP = z.strictObject({
   id: pattern(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'expected 1 to 64 letters, digits, ., _ or -'),
   framework: z.enum(FRAMEWORKS),
-  type: z.literal('cash_flow'),
+  type: z.enum(HEDGE_TYPES),
+  /** The entity whose books the relationship is in (a company code): the one the entities file declares. */
+  entity: z.optional(pattern(/^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/, 'expected a company code')),
   designated_at: date('designated_at'),
   objective: text,
   market: pattern(/^[A-Z0-9]{4,16}$/, 'expected the market whose rates apply, e.g. USDTNGN'),
@@ -68,9 +72,12 @@ const RELATIONSHIP = z.strictObject({
       amount: true,
       allowed: 'an amount such as 770000, -20000.50, 30m or -2.5k',
     }),
-    expected_date: date('hedged_item.expected_date'),
-    kind: z.enum(['forecast', 'firm', 'recognised']),
-    probability_evidence: text,
+    // What the kind of hedge needs of these (a net investment has no date): its row of the rules table says.
+    expected_date: z.optional(date('hedged_item.expected_date')),
+    kind: z.enum(ITEM_KINDS),
+    probability_evidence: z.optional(text),
+    /** A net investment's foreign operation: the entity whose net assets are hedged. */
+    operation: z.optional(pattern(COMPANY_CODE, 'expected the company code of the foreign operation')),
     /** A non-financial item (inventory, equipment) or a financial one: IFRS 9 adjusts a non-financial item's cost. */
     nature: z.optional(z.enum(['financial', 'non_financial'])),
   }),
@@ -129,6 +136,32 @@ export function parseRelationship(source: string): Relationship | string {
   // A field left out reads better as what it is than as zod's "expected string, received undefined".
   const missing = /^([a-z_.]+): Invalid input: expected \w+, received undefined$/.exec(read);
   return missing ? `${missing[1]}: missing; the file needs ${REQUIRED_FIELDS.join(', ')}` : read;
+}
+
+/** The group's entities, each declared once: its company code, name and the currency its books are kept in; one may
+ * hold the relationships that name none (`default`). */
+const ENTITIES = z.strictObject({
+  entities: z
+    .array(
+      z.strictObject({
+        code: pattern(COMPANY_CODE, 'expected a company code, such as NG01'),
+        name: text,
+        functional_currency: pattern(/^[A-Z]{3,5}$/, 'expected the currency code its books are kept in, such as NGN'),
+        default: z.optional(z.boolean()),
+      }),
+    )
+    .check(z.minLength(1, 'expected at least one entity')),
+});
+export type Entity = z.infer<typeof ENTITIES>['entities'][number];
+
+/** The entities a file declares, or the one line that says what is wrong with it. */
+export function parseEntities(source: string): Entity[] | string {
+  const bounds = { maxBytes: MAX_INPUT_FILE_BYTES, maxDepth: 4 };
+  const plain = parseBoundedJson(source, bounds);
+  if (plain.problem !== undefined && plain.syntax !== undefined)
+    return `${plain.problem}: ${jsonSyntaxWhere(source, plain.syntax)}`;
+  const read = readBoundedJson(source, bounds, ENTITIES);
+  return typeof read === 'string' ? read : read.entities;
 }
 
 // ---- Rows: rates and values ----

@@ -9,10 +9,20 @@ import type { CommandContext } from '../../platform/runtime/context.js';
 import { inputFileProblems, readInputFile, type InputPorts } from '../write/input-file.js';
 import { FIX_ROWS, parseValuesFile, type Relationship, type ValueLine } from './acct-files.js';
 import { BeyondExact, centsNumber, exact, exactText, toCents } from './acct-money.js';
-import { asNumbers, balanced, monthRows, periodEntries, type Mark, type MonthRow, type RateRow } from './acct-rules.js';
+import {
+  asNumbers,
+  balanced,
+  monthRows,
+  periodEntries,
+  ruleOf,
+  type Mark,
+  type MonthRow,
+  type RateRow,
+} from './acct-rules.js';
 import { deskFacts, fromValues, valueRelationship, type Computed, type DeskFacts } from './acct-books.js';
 import {
   booksToday,
+  entityOf,
   functionalCurrency,
   occurrenceTarget,
   readState,
@@ -32,6 +42,8 @@ export type LedgerPorts = AcctPorts & InputPorts & Pick<CommandContext, 'signal'
 /** A report's or a close's range: one relationship or every one, fair values from files for some, and its days. */
 export interface BooksRequest {
   id?: string;
+  /** The entity whose books (none: the only books there are, or the relationship's). */
+  entity?: string;
   /** Fair values given in a file (cumulative since designation), by relationship id. */
   values: ReadonlyMap<string, string>;
   /** The first day shown (none: from the start). */
@@ -228,14 +240,17 @@ const lineCents = (row: Row) => toCents(exact(String(row.debit))!) - toCents(exa
 const closedTo = (closes: readonly Close[]) =>
   closes.reduce((latest, close) => (close.to > latest ? close.to : latest), '');
 
-/** What a relationship's posted journal leaves in each reserve, a credit positive: the balance the first open month
- * opens at. */
-function postedBalances(closes: readonly Close[], id: string) {
+/** The balance a relationship's effective part goes to (its journal role), by its row of the rules table. */
+type BalanceOf = (id: string) => string;
+
+/** What a relationship's posted journal leaves in its balance and the cost of hedging reserve, a credit positive: what
+ * the first open month opens at. */
+function postedBalances(closes: readonly Close[], id: string, balance: string) {
   let [reserve, cost] = [0n, 0n];
   for (const close of closes)
     for (const line of close.journal)
       if (line.relationship_id === id) {
-        if (line.role === 'cash_flow_hedge_reserve') reserve -= lineCents(line);
+        if (line.role === balance) reserve -= lineCents(line);
         if (line.role === 'cost_of_hedging_reserve') cost -= lineCents(line);
       }
   return { reserve, cost };
@@ -279,26 +294,27 @@ function adjustments(closes: readonly Close[], journal: readonly Row[], chosen: 
 
 /** The reserve's adjustment and the cost of hedging reserve's, a credit positive, from a relationship's adjusting
  * lines. */
-function adjusted(lines: readonly Row[], id: string) {
+function adjusted(lines: readonly Row[], id: string, balance: string) {
   const sum = (role: string) =>
     lines.reduce(
       (total, line) => (line.relationship_id === id && line.role === role ? total - lineCents(line) : total),
       0n,
     );
-  return { reserve: sum('cash_flow_hedge_reserve'), cost: sum('cost_of_hedging_reserve') };
+  return { reserve: sum(balance), cost: sum('cost_of_hedging_reserve') };
 }
 
 /** The first open month's rows open at what the posted journal left, with its adjustment on a line of its own:
  * open + effective − reclassified + adjustment = close. A relationship with nothing else in that month (it ended in a
  * closed one) gets a roll-forward line of the adjustment alone, which is returned. */
-function openFromPosted(months: Month[], closes: readonly Close[], adjusting: readonly Row[]) {
+function openFromPosted(months: Month[], closes: readonly Close[], adjusting: readonly Row[], balanceOf: BalanceOf) {
   if (!closes.length) return [];
   const first = dayAfter(closedTo(closes));
   const ids = new Set([...months.map((month) => month.id), ...adjusting.map((line) => String(line.relationship_id))]);
   const alone: Row[] = [];
   for (const id of ids) {
-    const posted = postedBalances(closes, id);
-    const adjustment = adjusted(adjusting, id);
+    const balance = balanceOf(id);
+    const posted = postedBalances(closes, id, balance);
+    const adjustment = adjusted(adjusting, id, balance);
     const month = months.find((each) => each.id === id && each.row.period === first.slice(0, 7));
     if (month)
       Object.assign(month.row, {
@@ -324,6 +340,7 @@ function openFromPosted(months: Month[], closes: readonly Close[], adjusting: re
           cost_of_hedging_adjustment: adjustment.cost,
           cost_of_hedging_close: posted.cost + adjustment.cost,
         }),
+        balance,
         currency: adjusting.find((line) => line.relationship_id === id)?.currency ?? null,
       });
   }
@@ -358,6 +375,7 @@ function periodLines(rows: readonly Row[], label: string) {
       reclassified: sum('reclassified'),
       adjustment: sum('adjustment'),
       reserve_close: last.reserve_close,
+      balance: last.balance,
       cost_of_hedging_open: first.cost_of_hedging_open,
       cost_of_hedging_movement: sum('cost_of_hedging_movement'),
       cost_of_hedging_reclassified: sum('cost_of_hedging_reclassified'),
@@ -377,6 +395,9 @@ export const RESERVE_KEYS = [
   'reclassified',
   'adjustment',
   'reserve_close',
+  // Which balance the reserve's figures are of: the cash-flow hedge reserve, the hedged item's adjustment or the
+  // translation reserve.
+  'balance',
   'cost_of_hedging_open',
   'cost_of_hedging_movement',
   'cost_of_hedging_reclassified',
@@ -407,7 +428,11 @@ async function ledger(
   const valued = await valueAll(ctx, state, inputs, until, request.option);
   const fresh = booksOf(valued.computed);
   const adjusting = adjustments(closes, fresh.journal, chosen);
-  const alone = openFromPosted(fresh.months, closes, adjusting);
+  const balanceOf = (id: string) => {
+    const { relationship: rel } = state.relationships.get(id)!;
+    return ruleOf(rel.framework, rel.type).balance;
+  };
+  const alone = openFromPosted(fresh.months, closes, adjusting, balanceOf);
   const closedOn = (date: unknown) => closes.some((close) => String(date) >= close.from && String(date) <= close.to);
   const within = (date: unknown) => String(date) >= (request.from ?? '') && String(date) <= until;
   // Closed rows first, then the open ones, each in date order (a sort keeps the order of a date's rows).
@@ -436,13 +461,53 @@ async function ledger(
   return { test, reserve, journal, computed: valued.computed, failed: [...valued.failed, ...fresh.failed] };
 }
 
+/** The entity whose books a request is of: the one asked for (declared), the relationship's, or the only one the
+ * relationships are kept in; refused where that would mix two entities' books, each in its own currency. */
+function entityAsked(state: Recorded, id: string | undefined, asked: string | undefined) {
+  const { entities, relationships } = state;
+  if (asked !== undefined && !entities.has(asked))
+    throw new UsageError(
+      `--entity: ${asked} is not a declared entity (${entities.size ? `declared: ${[...entities.keys()].join(', ')}` : 'none is declared'}); hedge acct entities lists them.`,
+    );
+  const own = id === undefined ? undefined : relationships.get(id)?.relationship;
+  if (own) {
+    const kept = entityOf(own, entities);
+    if (asked !== undefined && kept !== asked)
+      throw new UsageError(`--entity: ${id} is in ${kept ?? 'no entity'}'s books, not ${asked}'s.`);
+    return kept;
+  }
+  if (asked !== undefined) return asked;
+  const kept = new Set([...relationships.values()].map(({ relationship }) => entityOf(relationship, entities)));
+  if (kept.size > 1)
+    throw new UsageError(
+      `--entity: the relationships are in the books of ${[...kept].map((code) => `${code} (${entities.get(code!)?.functional_currency})`).join(', ')}, each in its own currency, never summed; give --entity CODE, or a relationship's ID.`,
+    );
+  return [...kept][0];
+}
+
+/** One entity's books: the relationships it keeps and its closes (a close recorded before any entity was declared is
+ * the books' that relationships naming none are in); every record while no entity is declared. */
+export function entityBooks(state: Recorded, entity: string | undefined): Recorded {
+  if (!state.entities.size) return state;
+  const fallback = [...state.entities.values()].find((each) => each.default)?.code;
+  return {
+    ...state,
+    relationships: new Map(
+      [...state.relationships].filter(([, { relationship }]) => entityOf(relationship, state.entities) === entity),
+    ),
+    closes: state.closes.filter((close) => (close.entity ?? fallback) === entity),
+  };
+}
+
 /** The books over a range, as `test`, `reserve` and `journal` print them: up to its last day, or today (the books'
- * today); a range wholly in closed months is printed as posted, nothing computed. */
+ * today); a range wholly in closed months is printed as posted, nothing computed. One entity's books at a time. */
 export async function booksFor(ctx: LedgerPorts, request: BooksRequest) {
-  const state = await readState(ctx);
+  const all = await readState(ctx);
+  const entity = entityAsked(all, request.id, request.entity);
+  const state = entityBooks(all, entity);
   if (request.id === undefined ? !state.relationships.size : !state.relationships.has(request.id))
     throw new UsageError(
-      `id: ${request.id === undefined ? 'no relationship is designated yet' : `no relationship ${request.id} is designated`}; record one with hedge acct designate FILE.${state.relationships.size ? '' : await recordsElsewhere(ctx)}`,
+      `id: ${request.id === undefined ? `no relationship is designated yet${entity === undefined ? '' : ` in ${entity}'s books`}` : `no relationship ${request.id} is designated`}; record one with hedge acct designate FILE.${all.relationships.size ? '' : await recordsElsewhere(ctx)}`,
     );
   const today = await booksToday(ctx);
   const until = request.to === undefined || request.to > today ? today : request.to;
@@ -452,7 +517,7 @@ export async function booksFor(ctx: LedgerPorts, request: BooksRequest) {
     ? { inputs: new Map<string, Input>(), failed: [] }
     : await gather(ctx, state, request, until);
   const books = await ledger(ctx, state, inputs, request, until);
-  return { ...books, failed: [...failed, ...books.failed], closedWhole, state };
+  return { ...books, failed: [...failed, ...books.failed], closedWhole, state, entity };
 }
 
 /** `2026-11`, `2026-Q4` or `2026`: its months, each with its first and last day. */
@@ -483,7 +548,8 @@ function monthsToClose(state: Recorded, period: { name: string; from: string; to
       `--period: months close in order; close ${dayAfter(last).slice(0, 7)} first (the last closed is ${state.closes.find((close) => close.to === last)!.period}).`,
     );
   const first = [...state.relationships.values()].map((each) => each.relationship.designated_at).sort()[0];
-  if (!last && first && open[0].from.slice(0, 7) > first.slice(0, 7))
+  // A period wholly before the first designation has nothing to close: its books start there.
+  if (!last && first && (open[0].from.slice(0, 7) > first.slice(0, 7) || open.at(-1)!.to < first))
     throw new UsageError(
       `--period: months close in order from the first designation (${first}); close ${first.slice(0, 7)} first.`,
     );
@@ -505,8 +571,11 @@ export async function closeMonths(
   ctx: LedgerPorts,
   period: { name: string; from: string; to: string },
   values: ReadonlyMap<string, string>,
+  asked?: string,
 ) {
-  const state = await readState(ctx);
+  const all = await readState(ctx);
+  const entity = entityAsked(all, undefined, asked);
+  const state = entityBooks(all, entity);
   const today = await booksToday(ctx);
   if (period.to >= today)
     throw new UsageError(`--period: ${period.name} has not ended (today is ${today}); close it after ${period.to}.`);
@@ -515,7 +584,7 @@ export async function closeMonths(
   const { inputs, failed } = await gather(ctx, state, request, period.to);
   refuseUnvalued(period.name, failed);
   const added = await appendRecords(ctx, 'close', async (records) => {
-    let held = recorded(records);
+    let held = entityBooks(recorded(records), entity);
     const months = monthsToClose(held, period);
     const late = [...held.relationships.values()].find(
       ({ relationship: rel }) => rel.designated_at <= period.to && !inputs.has(rel.id),
@@ -528,7 +597,13 @@ export async function closeMonths(
     for (const month of months) {
       const books = await ledger(ctx, held, inputs, { ...request, from: month.from, to: month.to }, month.to);
       refuseUnvalued(month.period, books.failed);
-      const close = { ...month, test: books.test, reserve: books.reserve, journal: books.journal };
+      const close = {
+        ...(entity !== undefined && { entity }),
+        ...month,
+        test: books.test,
+        reserve: books.reserve,
+        journal: books.journal,
+      };
       bodies.push(close);
       held = { ...held, closes: [...held.closes, close] };
     }

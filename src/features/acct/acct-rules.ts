@@ -1,6 +1,6 @@
 // Hedge accounting as pure functions: a relationship's cumulative values per period in, its effectiveness, the
-// cash-flow hedge reserve's roll-forward, the excluded part and balanced journal entries out. No I/O, no clock.
-// Signs: a gain is positive; a reserve's balance is positive when it is a credit (a deferred gain).
+// roll-forward of the balance its kind of hedge defers to (its row of the rules table), the excluded part and balanced
+// journal entries out. No I/O, no clock. Signs: a gain is positive; a balance is positive when it is a credit.
 import {
   absCents,
   add,
@@ -22,67 +22,212 @@ import { mapChildren, withoutUndefined } from '../../core/objects.js';
 import { utcDay } from '../../core/utc-text.js';
 
 export const FRAMEWORKS = ['ifrs9', 'ias39', 'asc815'] as const;
-type Framework = (typeof FRAMEWORKS)[number];
+export type Framework = (typeof FRAMEWORKS)[number];
 export const METHODS = ['dollar_offset_cumulative', 'dollar_offset_period', 'regression', 'critical_terms'] as const;
+/** The kinds of hedge, each a row of every framework's table. */
+export const HEDGE_TYPES = ['cash_flow', 'fair_value', 'net_investment'] as const;
+export type HedgeType = (typeof HEDGE_TYPES)[number];
+export const ITEM_KINDS = ['forecast', 'firm', 'recognised', 'net_investment'] as const;
+type ItemKind = (typeof ITEM_KINDS)[number];
 
-/** Each framework's rules after designation, in one place: the docs' table (docs/accounting.md) is this one. */
+/** What each kind of hedge is, whatever the framework: the balance its effective part goes to (its journal role, a
+ * credit positive), the hedged items it takes and the fields they need, and the event that ends the hedged item (its
+ * transaction, or the operation's disposal). */
+export const HEDGE_KINDS = {
+  cash_flow: {
+    hedge: 'cash-flow hedge',
+    balance: 'cash_flow_hedge_reserve',
+    items: ['forecast', 'firm', 'recognised'],
+    needs: ['expected_date', 'probability_evidence'],
+    ends: 'occurred',
+    /** A recognised item's remeasurement in profit or loss is offset each period from the reserve. */
+    offsetsRemeasurement: true,
+    afterwards: 'the reserve stays until the transaction',
+  },
+  fair_value: {
+    hedge: 'fair-value hedge',
+    balance: 'hedged_item_adjustment',
+    items: ['firm', 'recognised'],
+    needs: ['expected_date'],
+    ends: 'occurred',
+    offsetsRemeasurement: false,
+    afterwards: 'the hedged item’s adjustment stays until the transaction (a recognised item’s is amortised)',
+  },
+  net_investment: {
+    hedge: 'net-investment hedge',
+    balance: 'translation_reserve',
+    items: ['net_investment'],
+    needs: ['operation'],
+    ends: 'disposed',
+    offsetsRemeasurement: false,
+    afterwards: 'the translation reserve stays until the operation is disposed of',
+  },
+} as const satisfies Record<
+  HedgeType,
+  {
+    hedge: string;
+    balance: string;
+    items: readonly ItemKind[];
+    needs: readonly string[];
+    ends: 'occurred' | 'disposed';
+    offsetsRemeasurement: boolean;
+    /** What the balance does once hedge accounting ends, as a line says it. */
+    afterwards: string;
+  }
+>;
+
+/** One row of the table: a kind of hedge under a framework. */
+interface TypeRule {
+  /** What of the instrument goes to the balance: the lower of its cumulative change and the hedged item's, its whole
+   * designated change, or the hedged item's own change for the hedged risk (the instrument's change then wholly to
+   * profit or loss, beside it: their difference is the ineffectiveness). */
+  effective: 'lower_of' | 'whole' | 'hedged_item';
+  /** At the transaction: into a purchased non-financial item's cost (`required`, `choice`, `refused`), the firm
+   * commitment's balance into the recognised item's carrying amount (`carrying_amount`), or none (no transaction). */
+  transaction: 'required' | 'choice' | 'refused' | 'carrying_amount' | 'none';
+  /** At discontinuation: the balance waits for the transaction or the disposal (`waits`), or a recognised item's
+   * adjustment is amortised to profit or loss from then to its date (`amortised`; a firm commitment's waits). */
+  discontinued: 'waits' | 'amortised';
+  cites: { effective: string; transaction: string; discontinuation: string; disposal?: string };
+}
+
+/** Each framework's rules after designation, and a row for each kind of hedge, in one place: the docs' tables
+ * (docs/accounting.md) are these. */
 export const FRAMEWORK_RULES = {
   ifrs9: {
     name: 'IFRS 9',
     /** The offset ratio a period must stay within, or none (a diagnostic only). */
     brightLine: null,
-    /** What of the instrument's cumulative change is deferred: the lower of it and the hedged item's, or all of it. */
-    deferral: 'lower_of',
     /** The `excluded` values allowed: to profit or loss, or the cost of hedging reserve. */
     excluded: ['pnl', 'cost_of_hedging_reserve'],
-    /** A forecast non-financial item's reserve at the transaction: `required` into its cost, `choice`, or `refused`. */
-    basisAdjustment: 'required',
     rebalancing: true,
     cites: {
       documentation: 'IFRS 9 6.4.1(b)',
       effectiveness: 'IFRS 9 6.4.1(c), B6.4.12',
-      deferral: 'IFRS 9 6.5.11(a)',
       excluded: 'IFRS 9 6.5.15–16, B6.5.34',
-      occurrence: 'IFRS 9 6.5.11(d)',
-      discontinuation: 'IFRS 9 6.5.6, 6.5.12',
       rebalancing: 'IFRS 9 6.5.5, B6.5.7–B6.5.21',
+    },
+    types: {
+      cash_flow: {
+        effective: 'lower_of',
+        transaction: 'required',
+        discontinued: 'waits',
+        cites: {
+          effective: 'IFRS 9 6.5.11(a)',
+          transaction: 'IFRS 9 6.5.11(d)',
+          discontinuation: 'IFRS 9 6.5.6, 6.5.12',
+        },
+      },
+      fair_value: {
+        effective: 'hedged_item',
+        transaction: 'carrying_amount',
+        discontinued: 'amortised',
+        cites: { effective: 'IFRS 9 6.5.8', transaction: 'IFRS 9 6.5.9', discontinuation: 'IFRS 9 6.5.6, 6.5.10' },
+      },
+      net_investment: {
+        effective: 'lower_of',
+        transaction: 'none',
+        discontinued: 'waits',
+        cites: {
+          effective: 'IFRS 9 6.5.13, by 6.5.11(a)',
+          transaction: 'none: a net investment is disposed of',
+          discontinuation: 'IFRS 9 6.5.6, 6.5.14',
+          disposal: 'IFRS 9 6.5.14, IAS 21.48–48D, IFRIC 16.16–17',
+        },
+      },
     },
   },
   ias39: {
     name: 'IAS 39',
     brightLine: [0.8, 1.25],
-    deferral: 'lower_of',
     excluded: ['pnl'],
-    basisAdjustment: 'choice',
     rebalancing: false,
     cites: {
       documentation: 'IAS 39.88(a)',
       effectiveness: 'IAS 39.88(b), 88(e), AG105, AG113',
-      deferral: 'IAS 39.95–96',
       excluded: 'IAS 39.74(b)',
-      occurrence: 'IAS 39.97–100',
-      discontinuation: 'IAS 39.101',
       rebalancing: 'none in IAS 39',
+    },
+    types: {
+      cash_flow: {
+        effective: 'lower_of',
+        transaction: 'choice',
+        discontinued: 'waits',
+        cites: { effective: 'IAS 39.95–96', transaction: 'IAS 39.97–100', discontinuation: 'IAS 39.101' },
+      },
+      fair_value: {
+        effective: 'hedged_item',
+        transaction: 'carrying_amount',
+        discontinued: 'amortised',
+        cites: { effective: 'IAS 39.89', transaction: 'IAS 39.93–94', discontinuation: 'IAS 39.91–92' },
+      },
+      net_investment: {
+        effective: 'lower_of',
+        transaction: 'none',
+        discontinued: 'waits',
+        cites: {
+          effective: 'IAS 39.102(a)–(b), by 96',
+          transaction: 'none: a net investment is disposed of',
+          discontinuation: 'IAS 39.101–102',
+          disposal: 'IAS 39.102, IAS 21.48–48D, IFRIC 16.16–17',
+        },
+      },
     },
   },
   asc815: {
     name: 'ASC 815',
     brightLine: [0.8, 1.25],
-    deferral: 'whole',
     excluded: ['pnl', 'amortised'],
-    basisAdjustment: 'refused',
     rebalancing: false,
     cites: {
       documentation: 'ASC 815-20-25-3',
       effectiveness: 'ASC 815-20-25-75 to 25-79, 815-20-35-2',
-      deferral: 'ASC 815-30-35-3',
       excluded: 'ASC 815-20-25-83A to 25-83B',
-      occurrence: 'ASC 815-30-35-38 to 35-41',
-      discontinuation: 'ASC 815-30-40-1 to 40-5',
       rebalancing: 'none in ASC 815',
     },
+    types: {
+      cash_flow: {
+        effective: 'whole',
+        transaction: 'refused',
+        discontinued: 'waits',
+        cites: {
+          effective: 'ASC 815-30-35-3',
+          transaction: 'ASC 815-30-35-38 to 35-41',
+          discontinuation: 'ASC 815-30-40-1 to 40-5',
+        },
+      },
+      fair_value: {
+        effective: 'hedged_item',
+        transaction: 'carrying_amount',
+        discontinued: 'amortised',
+        cites: {
+          effective: 'ASC 815-25-35-1',
+          transaction: 'ASC 815-25-35-1(b), 35-8',
+          discontinuation: 'ASC 815-25-40-1 to 40-2, 815-25-35-9',
+        },
+      },
+      net_investment: {
+        effective: 'whole',
+        transaction: 'none',
+        discontinued: 'waits',
+        cites: {
+          effective: 'ASC 815-35-35-1',
+          transaction: 'none: a net investment is disposed of',
+          discontinuation: 'ASC 815-35-35-1',
+          disposal: 'ASC 830-30-40-1 to 40-2',
+        },
+      },
+    },
   },
-} as const satisfies Record<Framework, unknown>;
+} as const satisfies Record<Framework, Record<string, unknown> & { name: string; types: Record<HedgeType, TypeRule> }>;
+
+/** A kind of hedge's row under a framework, with what the framework and the kind say of every row. */
+export function ruleOf(framework: Framework, type: HedgeType = 'cash_flow') {
+  const { types, ...rules } = FRAMEWORK_RULES[framework];
+  const row: TypeRule = types[type];
+  return { ...rules, ...HEDGE_KINDS[type], ...row, type, cites: { ...rules.cites, ...row.cites } };
+}
+export type TypeRules = ReturnType<typeof ruleOf>;
 
 /** What the figures of one period end are: cumulative since designation, in the functional currency's cents. */
 export interface PeriodValues {
@@ -111,10 +256,10 @@ export interface PeriodValues {
 
 /** An event of a relationship's life, on its date (a period end). */
 export interface RuleEvent {
-  type: 'occurred' | 'de-designated' | 'rebalanced' | 'terminated' | 'settled';
+  type: 'occurred' | 'disposed' | 'de-designated' | 'rebalanced' | 'terminated' | 'settled';
   date: string;
   reason?: string;
-  /** occurred: the share of the whole hedged transaction that happened; none: all that is left. */
+  /** occurred, disposed: the share of the whole hedged transaction (or net investment) it was; none: all that is left. */
   share?: Exact;
   /** de-designated: false when the transaction is no longer expected (the reserve goes to profit or loss at once). */
   stillExpected?: boolean;
@@ -124,10 +269,15 @@ export interface RuleEvent {
 
 export interface RelationshipRules {
   framework: Framework;
+  /** The kind of hedge: its row of the framework's table (a cash-flow hedge when not given). */
+  type?: HedgeType;
   method: (typeof METHODS)[number];
   excluded: 'pnl' | 'cost_of_hedging_reserve' | 'amortised';
-  kind: 'forecast' | 'firm' | 'recognised';
+  kind: ItemKind;
   designatedAt: string;
+  /** The hedged item's date (its transaction, settlement or maturity): a fair-value hedge's adjustment of a recognised
+   * item is amortised up to it once hedge accounting ends. */
+  itemDate?: string;
   /** The designated share of the instrument (the rest is an undesignated derivative): 1 when not given. */
   ratio?: Exact;
   /** The excluded part known at inception, spread straight-line to profit or loss from its reserve, by days or by
@@ -273,8 +423,7 @@ function monthPosition(date: string): Exact {
   return d === days ? [months + 1n, 1n] : [months * BigInt(days) + BigInt(d - 1), BigInt(days)];
 }
 
-function amortised(rules: RelationshipRules, end: string) {
-  const plan = rules.amortisation;
+function amortised(plan: RelationshipRules['amortisation'], end: string) {
   if (!plan) return 0n;
   // A date's place on the basis: in months, or in days.
   const position =
@@ -297,13 +446,22 @@ const ONE: Exact = [1n, 1n];
 /** A share of an amount in cents, rounded once. */
 const shareOf = (share: Exact, cents: Cents) => roundDiv(cents * share[0], share[1]);
 // A period's status names its most telling event (every event of the period is listed beside it).
-const STATUS_ORDER = ['failed', 'occurred', 'de-designated', 'terminated', 'settled', 'rebalanced'] as const;
+const STATUS_ORDER = [
+  'failed',
+  'occurred',
+  'disposed',
+  'de-designated',
+  'terminated',
+  'settled',
+  'rebalanced',
+] as const;
 
 /** Each period's effectiveness, reserves, excluded part and settlements, from cumulative values in date order, with
  * the relationship's events applied on their dates. Stops after the period in which the instrument is settled and the
  * whole transaction has happened (or is no longer expected). */
 export function rollForward(periods: readonly PeriodValues[], rules: RelationshipRules) {
-  const deferral = FRAMEWORK_RULES[rules.framework].deferral;
+  const row = ruleOf(rules.framework, rules.type);
+  const deferral = row.effective;
   const events = [...(rules.events ?? [])].sort((a, b) => a.date.localeCompare(b.date));
   let previous: PeriodValues = { end: rules.designatedAt, instrument: 0n, hedgedItem: 0n, excluded: 0n, fees: 0n };
   let [hedging, held, finished] = [true, true, false];
@@ -313,6 +471,8 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
   let base = { instrument: 0n, excluded: 0n, designated: 0n, designatedExcluded: 0n };
   let [designatedSoFar, designatedExcludedSoFar] = [0n, 0n];
   let [deferred, reserve, costReserve, amortisedSoFar, carrying, deskSettled] = [0n, 0n, 0n, 0n, 0n, 0n];
+  // A fair-value hedge's adjustment of a recognised item once hedge accounting has ended: amortised up to its date.
+  let amortising: { plan: NonNullable<RelationshipRules['amortisation']>; done: Cents } | undefined;
   const moments = regressionMoments();
   let next = 0;
   const rows = [];
@@ -345,10 +505,18 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
     const accounted = hedging && !fails;
     let [effective, ineffective, excludedDesignated] = [0n, 0n, 0n];
     if (accounted) {
-      const target = deferral === 'whole' ? designatedNow : lowerOf(designatedNow, values.hedgedItem);
+      // A fair-value hedge's balance is the hedged item's own change (what its remeasurement at spot does not carry),
+      // a credit positive; the instrument's designated change goes to profit or loss beside it.
+      const itemOwn = values.hedgedItem - (rules.kind === 'recognised' ? (values.remeasured ?? 0n) : 0n);
+      const target =
+        deferral === 'whole'
+          ? designatedNow
+          : deferral === 'lower_of'
+            ? lowerOf(designatedNow, values.hedgedItem)
+            : -itemOwn;
       effective = target - deferred;
       deferred += effective;
-      ineffective = designatedMove - effective;
+      ineffective = deferral === 'hedged_item' ? designatedMove + itemMove : designatedMove - effective;
       excludedDesignated = designatedExcludedNow - designatedExcludedSoFar;
       designatedSoFar = designatedNow;
       designatedExcludedSoFar = designatedExcludedNow;
@@ -357,7 +525,7 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
     carrying += instrumentMove + excludedMove;
     // The excluded part: to its reserve while designated (what is amortised leaves it for profit or loss).
     const toReserve = accounted && rules.excluded !== 'pnl';
-    const amortisedNow = toReserve ? amortised(rules, values.end) : amortisedSoFar;
+    const amortisedNow = toReserve ? amortised(rules.amortisation, values.end) : amortisedSoFar;
     const amortisation = amortisedNow - amortisedSoFar;
     amortisedSoFar = amortisedNow;
     const costMovement = toReserve ? excludedDesignated - amortisation : 0n;
@@ -365,9 +533,15 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
     const [reserveOpen, costOpen] = [reserve, costReserve];
     reserve += effective;
     costReserve += costMovement;
-    // A recognised item is remeasured in profit or loss each period: the reserve releases the offset as it is.
-    let reclassified = accounted && rules.kind === 'recognised' ? -itemMove : 0n;
+    // A recognised item is remeasured in profit or loss each period: a cash-flow hedge's reserve releases the offset.
+    let reclassified = accounted && rules.kind === 'recognised' && row.offsetsRemeasurement ? -itemMove : 0n;
     reserve -= reclassified;
+    if (amortising) {
+      const now = amortised(amortising.plan, values.end);
+      reclassified += now - amortising.done;
+      reserve -= now - amortising.done;
+      amortising.done = now;
+    }
     let [costReclassified, released, costReleased] = [0n, 0n, 0n];
     // What the values say was settled (the desk's closed hedges); an event settles the rest.
     let settledNow = values.settled === undefined ? 0n : values.settled - deskSettled;
@@ -398,13 +572,17 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
         }
         continue;
       }
-      hedging = false;
-      if (event.type === 'occurred') {
+      // A partial disposal leaves the rest of the net investment hedged.
+      if (event.type !== 'disposed') hedging = false;
+      if (event.type === 'occurred' || event.type === 'disposed') {
         // The share of what is left that happens now (all of it without a share).
         const portion = event.share ? div(event.share, remaining) : ONE;
         const part = portion[0] >= portion[1] ? ONE : portion;
         reclassify(part);
         remaining = part === ONE ? [0n, 1n] : sub(remaining, event.share!);
+        if (remaining[0] === 0n) hedging = false;
+        // What is still amortised is what is left of it.
+        if (amortising) amortising = { plan: { ...amortising.plan, total: reserve, from: values.end }, done: 0n };
       } else if (event.type === 'de-designated') {
         if (event.stillExpected === false) {
           [released, costReleased] = reclassify(ONE);
@@ -419,6 +597,10 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
       }
     }
     carrying -= settledNow;
+    // A recognised item's fair-value adjustment, once hedge accounting ends, is amortised from then to its date.
+    if (wasHedging && !hedging && !amortising && row.discontinued === 'amortised' && rules.kind === 'recognised')
+      amortising = { plan: { total: reserve, from: values.end, to: rules.itemDate ?? values.end }, done: 0n };
+    if (remaining[0] === 0n) amortising = undefined;
     finished = !held && remaining[0] === 0n;
     const status = STATUS_ORDER.find((s) => happened.includes(s)) ?? (wasHedging ? 'designated' : 'ended');
     // A recognised item settled in its currency when its transaction happens.
@@ -427,7 +609,7 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
         ? values.itemAtSpot
         : null;
     previous = values;
-    const row = {
+    const point = {
       period_end: values.end,
       status,
       events: todays.map(({ type, date, reason }) => withoutUndefined({ type, date, reason })),
@@ -444,6 +626,8 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
       lower_of: lowerOf(designatedNow, values.hedgedItem),
       effective,
       ineffective,
+      /** The balance the effective part goes to (its journal role): the roll-forward's `reserve_` figures are its. */
+      balance: row.balance,
       /** Changes of the instrument not designated: its undesignated share, and all of it once hedge accounting ended. */
       undesignated,
       excluded: excludedDesignated,
@@ -471,12 +655,19 @@ export function rollForward(periods: readonly PeriodValues[], rules: Relationshi
       /** The pass line of the framework whose line it is; under IFRS 9 the ratio is a diagnostic. */
       line: test
         ? fails
-          ? `${test.line} Hedge accounting ends from ${lastMet}, the last date the test was met: this period's whole change goes to profit or loss; the reserve stays until the transaction (${FRAMEWORK_RULES[rules.framework].cites.discontinuation}).`
+          ? `${test.line} Hedge accounting ends from ${lastMet}, the last date the test was met: this period's whole change goes to profit or loss; ${row.afterwards} (${row.cites.discontinuation}).`
           : test.line
         : 'Not designated in this period: no test.',
     };
     // The amounts as JSON numbers; the entries post them as cents, never through a floating-point number.
-    rows.push({ ...inNumbers(row), cents: { ...row, settlements: values.settlements ?? [] } });
+    // The designated change of the period, for the entries of a kind whose effective part is not the instrument's.
+    const cents = {
+      ...point,
+      settlements: values.settlements ?? [],
+      type: row.type,
+      designated: accounted ? designatedMove : 0n,
+    };
+    rows.push({ ...inNumbers(point), cents });
   }
   return rows;
 }
@@ -540,6 +731,7 @@ export function monthRows(points: ReadonlyArray<ReturnType<typeof rollForward>[n
       excluded_to: last.excluded_to,
       cost_of_hedging_open: first.cost_of_hedging_open,
       cost_of_hedging_close: last.cost_of_hedging_close,
+      balance: last.balance,
       reserve_open: first.reserve_open,
       reserve_close: last.reserve_close,
       transaction_remaining: last.transaction_remaining,
@@ -677,6 +869,9 @@ export class MissingRate extends Error {
 export const ROLES = [
   'hedging_instrument',
   'cash_flow_hedge_reserve',
+  'hedged_item_adjustment',
+  'translation_reserve',
+  'fair_value_hedge_result',
   'cost_of_hedging_reserve',
   'hedge_ineffectiveness',
   'excluded_component',
@@ -691,6 +886,30 @@ export const ROLES = [
   'foreign_currency',
 ] as const;
 export type Role = (typeof ROLES)[number];
+type Lines = Partial<Record<Role, Cents>>;
+
+/** Each kind of hedge's entry template: where the instrument's designated change of a period goes (beside the
+ * hedging instrument, the undesignated and the excluded parts, common to all) and any entry of its own. A new kind of
+ * hedge is a row in each framework's table and a template here. */
+export const ENTRY_TEMPLATES: Record<HedgeType, (point: Point) => { designated: Lines; own?: Record<string, Lines> }> =
+  {
+    cash_flow: ({ effective, ineffective }) => ({
+      designated: { cash_flow_hedge_reserve: -effective, hedge_ineffectiveness: -ineffective },
+    }),
+    // Both changes to profit or loss, in one line: what is left there is the ineffectiveness.
+    fair_value: ({ designated, effective }) => ({
+      designated: { fair_value_hedge_result: -designated },
+      own: {
+        'the hedged item’s change for the hedged risk, in its carrying amount': {
+          fair_value_hedge_result: effective,
+          hedged_item_adjustment: -effective,
+        },
+      },
+    }),
+    net_investment: ({ effective, ineffective }) => ({
+      designated: { translation_reserve: -effective, hedge_ineffectiveness: -ineffective },
+    }),
+  };
 
 /** The period's entries, each balanced: the instrument's remeasurement, amortisation, the recognised item's
  * remeasurement, fees, reclassification, a release to profit or loss, the item's and the instrument's settlement; a
@@ -701,8 +920,8 @@ export function periodEntries(
   reclassifiedTo: 'reclassification' | 'basis_adjustment' = 'reclassification',
 ) {
   const {
-    effective,
-    ineffective,
+    designated,
+    balance,
     undesignated,
     excluded,
     fees: feesMove,
@@ -724,27 +943,28 @@ export function periodEntries(
     [0n, 0n],
   );
   const [endFees, endSettled] = [feesMove - closedFees, settled - closedSettled];
+  const template = ENTRY_TEMPLATES[result.cents.type](result.cents);
   // Each entry's lines, by role, in order.
-  const entries: Record<string, Partial<Record<Role, Cents>>> = {
+  const entries: Record<string, Lines> = {
     'remeasurement of the hedging instrument': {
-      hedging_instrument: effective + ineffective + undesignated + excluded,
-      cash_flow_hedge_reserve: -effective,
-      hedge_ineffectiveness: -ineffective,
+      hedging_instrument: designated + undesignated + excluded,
+      ...template.designated,
       undesignated_derivative: -undesignated,
       [toReserve ? 'cost_of_hedging_reserve' : 'excluded_component']: -excluded,
     },
+    ...template.own,
     'amortisation of the excluded part': toReserve
       ? { excluded_component: -amortisedToPnl, cost_of_hedging_reserve: amortisedToPnl }
       : {},
     'remeasurement of the hedged item at spot': { hedged_item: remeasured, hedged_item_remeasurement: -remeasured },
     fees: { fees: -endFees, cash: endFees },
     'reclassification of the reserves': {
-      cash_flow_hedge_reserve: reclassified - releasedReserve,
+      [balance]: reclassified - releasedReserve,
       cost_of_hedging_reserve: costReclassified - (released - releasedReserve),
       [reclassifiedTo]: -(reclassified + costReclassified - released),
     },
     'release of the reserves: the transaction is no longer expected': {
-      cash_flow_hedge_reserve: releasedReserve,
+      [balance]: releasedReserve,
       cost_of_hedging_reserve: released - releasedReserve,
       reserve_release: -released,
     },

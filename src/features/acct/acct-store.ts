@@ -27,7 +27,7 @@ import { shellWord } from '../../core/program.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { JsonObject } from '../../core/objects.js';
 
-const KINDS = ['designation', 'event', 'rates', 'correction', 'close'] as const;
+const KINDS = ['designation', 'event', 'rates', 'correction', 'close', 'entity'] as const;
 type RecordKind = (typeof KINDS)[number];
 
 const RECORD = z.object({

@@ -6,7 +6,7 @@ import { escapeHtml, REPORT_STYLE } from '../report/report-html.js';
 import type { Designation } from './acct.js';
 import { asFunctional } from '../../core/markets.js';
 import { formatMoney, formatRate } from '../../core/number-format.js';
-import { FRAMEWORK_RULES, percent } from './acct-rules.js';
+import { percent, ruleOf } from './acct-rules.js';
 import { utcDay } from '../../core/utc-text.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
@@ -21,8 +21,15 @@ const EXCLUDED_SAID = {
     'to the cost-of-hedging reserve, released with the hedged item (or amortised over the forward for a recognised item)',
   amortised: 'amortised in earnings over the instrument’s life; its other changes in other comprehensive income',
 };
+/** How each kind of hedge's balance is measured, as the memo says it. */
+const EFFECTIVE_SAID = {
+  whole: 'the whole designated change',
+  lower_of: 'the lower of the two changes',
+  hedged_item: 'both changes to profit or loss; the hedged item’s in its carrying amount',
+};
 const EVENT_LABELS = {
   occurred: 'Occurred',
+  disposed: 'Disposed of',
   'de-designated': 'De-designated',
   rebalanced: 'Rebalanced',
   terminated: 'Instrument terminated',
@@ -43,22 +50,24 @@ function memoRows(designation: Designation) {
     'references' in rel.instrument
       ? `the desk's own hedges carrying ${rel.instrument.references.join(', ')}, through every roll (gross price P&L designated; carry excluded; fees to P&L)${heldText ? `; held when designated: ${heldText}` : ''}`
       : `a forward held elsewhere: ${Number(item.amount) > 0 ? 'sells' : 'buys'} ${money(rel.instrument.notional)} ${rel.instrument.currency} at ${rel.instrument.contract_rate} (${rel.instrument.rate_quote}), maturing ${rel.instrument.maturity}`;
-  const rules = FRAMEWORK_RULES[rel.framework];
+  const rules = ruleOf(rel.framework, rel.type);
+  const { cites } = rules;
   // What the documentation must hold and the file may leave out: a missing one is named, never written for the user.
   const given = (text: string | undefined, field: string) =>
     text ?? `not given: ${rules.cites.documentation} asks for it (the relationship file's ${field})`;
   return [
     ...Object.entries({
       Relationship: rel.id,
-      Framework: `${rules.name}, cash-flow hedge`,
+      Framework: `${rules.name}, ${rules.hedge}`,
       Designated: rel.designated_at,
       Recorded: designation.recordedAt,
       'Record hash': designation.hash,
       'Objective and strategy': rel.objective,
-      'Hedged item': `${item.description}: ${money(item.amount)} ${item.currency} (${item.kind}), expected ${item.expected_date}`,
+      'Hedged item': `${item.description}: ${money(item.amount)} ${item.currency} (${item.operation === undefined ? item.kind : `the net assets of ${item.operation}, a foreign operation`})${item.expected_date ? `, expected ${item.expected_date}` : ''}`,
       'Hedged risk': given(rel.hedged_risk, 'hedged_risk'),
-      'Evidence of probability': item.probability_evidence,
+      ...(item.probability_evidence !== undefined && { 'Evidence of probability': item.probability_evidence }),
       Rates: rel.market,
+      ...(rel.entity !== undefined && { Entity: rel.entity }),
       'Functional currency': rel.functional_currency
         ? `${rel.functional_currency}${asFunctional(rel.functional_currency) !== rel.functional_currency ? ' (read as USD)' : ''}`
         : 'the rates’ other currency than the hedged item’s',
@@ -69,13 +78,13 @@ function memoRows(designation: Designation) {
         rel.designation === 'spot'
           ? `the spot element; the forward points (or the carry) are excluded${rel.discount_hedged_item ? '; its spot change and the hedged item’s discounted to the cash-flow date' : ''}`
           : 'the forward element whole (forward rate)',
-      'Excluded part': `${EXCLUDED_SAID[rel.excluded]} (${rules.cites.excluded})`,
+      'Excluded part': `${EXCLUDED_SAID[rel.excluded]} (${cites.excluded})`,
       Effectiveness: rel.method.replaceAll('_', ' '),
       'Economic relationship': given(rel.economic_relationship, 'economic_relationship'),
       'Credit risk': given(rel.credit_risk, 'credit_risk'),
       'Prospective assessment': given(rel.prospective_assessment, 'prospective_assessment'),
       'Sources of ineffectiveness': rel.sources_of_ineffectiveness,
-      'Rules applied': `documentation ${rules.cites.documentation}; effectiveness ${rules.cites.effectiveness}${rules.brightLine ? ' (80–125 %: a period outside ends hedge accounting from the last date it was met)' : ' (no pass line)'}; deferral ${rules.cites.deferral} (${rules.deferral === 'whole' ? 'the whole designated change' : 'the lower of the two changes'}); the transaction ${rules.cites.occurrence}; discontinuation ${rules.cites.discontinuation}`,
+      'Rules applied': `documentation ${cites.documentation}; effectiveness ${cites.effectiveness}${rules.brightLine ? ' (80–125 %: a period outside ends hedge accounting from the last date it was met)' : ' (no pass line)'}; ${rules.effective === 'hedged_item' ? 'measurement' : 'deferral'} ${cites.effective} (${EFFECTIVE_SAID[rules.effective]}); the transaction ${cites.transaction}${'disposal' in cites ? `; disposal ${cites.disposal}` : ''}; discontinuation ${cites.discontinuation}`,
       'Approved by': rel.approved_by,
     }),
     ...designation.events.map((event) => [
@@ -156,6 +165,12 @@ export function printMemo(
   );
 }
 
+/** What the page documents: `Cash-flow hedge documentation, as recorded by hedge`. */
+const documented = ({ relationship: rel }: Designation) => {
+  const hedge = ruleOf(rel.framework, rel.type).hedge;
+  return `${hedge[0].toUpperCase()}${hedge.slice(1)} documentation, as recorded by hedge`;
+};
+
 /** A self-contained page (the report's styles, no script), printable on A4. */
 export function memoHtml(designation: Designation) {
   const late = lateLine(designation);
@@ -176,7 +191,7 @@ table.memo td { overflow-wrap: anywhere; }
 </head>
 <body>
 ${late.map((line) => `<p class="late">${escapeHtml(line)}</p>`).join('\n')}
-<header><div><h1>${escapeHtml(title)}</h1><p class="subtitle">Cash-flow hedge documentation, as recorded by hedge</p></div></header>
+<header><div><h1>${escapeHtml(title)}</h1><p class="subtitle">${escapeHtml(documented(designation))}</p></div></header>
 <main>
 <table class="memo"><tbody>
 ${memoRows(designation)
@@ -247,6 +262,7 @@ export const RESERVE_FIELDS = fieldTable(
   cost_of_hedging_reclassified  Cost of hedging reclassified  money
   cost_of_hedging_adjustment  Cost of hedging adjusted  pnl
   cost_of_hedging_close  Cost of hedging  money
+  balance  Balance  text
 `,
   WHOLE_ID,
 );
@@ -255,7 +271,7 @@ export const RESERVE_FIELDS = fieldTable(
 export const RESERVE_VIEW = {
   fields: RESERVE_FIELDS,
   priority: words(
-    'relationship_id reserve_open effective reclassified reserve_close period adjustment period_end cost_of_hedging_close cost_of_hedging_movement cost_of_hedging_open cost_of_hedging_reclassified cost_of_hedging_adjustment',
+    'relationship_id reserve_open effective reclassified reserve_close period adjustment period_end cost_of_hedging_close cost_of_hedging_movement cost_of_hedging_open cost_of_hedging_reclassified cost_of_hedging_adjustment balance',
   ),
 };
 
@@ -299,6 +315,14 @@ export const LIST_FIELDS = fieldTable(`
   status  Status  text
   reserve  Reserve  money
   reserve_as_of  As of  text
+`);
+
+/** `hedge acct entities`: an entity a row. */
+export const ENTITY_FIELDS = fieldTable(`
+  code  Entity  id
+  name  Name  text
+  functional_currency  Currency  text
+  default  Default  text
 `);
 
 /** The columns of `hedge acct log` (its JSON has each record's hash too). */

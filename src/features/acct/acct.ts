@@ -1,6 +1,6 @@
-// The accounts' flows: what is recorded (relationships, their events, rates), and each relationship's periods computed
-// from the rates, the desk's own hedges (history and positions) or fair values given in a file. Reads only: the
-// server is never sent a write.
+// The accounts' flows: what is recorded (the group's entities, relationships, their events, rates), and each
+// relationship's periods computed from the rates, the desk's own hedges (history and positions) or fair values given
+// in a file. Reads only: the server is never sent a write.
 import { UsageError } from '../../core/errors.js';
 import { utcDay } from '../../core/utc-text.js';
 import { notAllowed, sameReference } from '../../core/input.js';
@@ -12,7 +12,7 @@ import { readDeal } from '../book/deal.js';
 import { recordStanding } from '../book/book.js';
 import { walkHistory } from '../report/report.js';
 import { appendRecords, noKeyConfigured, readRecords, type AcctRecord } from './acct-store.js';
-import type { RatesFileRow, Relationship } from './acct-files.js';
+import type { Entity, RatesFileRow, Relationship } from './acct-files.js';
 import {
   absCents,
   add,
@@ -25,18 +25,19 @@ import {
   toCents,
   type Exact,
 } from './acct-money.js';
-import { FRAMEWORK_RULES, type RateRow, type RuleEvent } from './acct-rules.js';
+import { ruleOf, type RateRow, type RuleEvent } from './acct-rules.js';
 
 /** What the accounting flows use of a command's context. */
 export type AcctPorts = Pick<CommandContext, 'client' | 'clock' | 'env' | 'credentials' | 'journal' | 'journalChoice'>;
 
 export interface AcctEvent {
   relationship_id: string;
-  type: 'occurred' | 'de-designated' | 'rebalanced' | 'terminated';
+  type: 'occurred' | 'disposed' | 'de-designated' | 'rebalanced' | 'terminated';
   date: string;
   reason?: string;
   still_expected?: boolean;
-  /** occurred: the share of the whole transaction (`share`) or its amount in the item's currency (`amount`). */
+  /** occurred, disposed: the share of the whole transaction or net investment (`share`) or its amount in the item's
+   * currency (`amount`). */
   share?: string;
   amount?: string;
   /** rebalanced: the designated share of the instrument from then on. */
@@ -64,6 +65,8 @@ export interface MarketRates {
 
 /** A period closed: what `test`, `reserve` and `journal` printed for it then, printed as it is from then on. */
 export interface Close {
+  /** The entity whose books were closed (none: the books of relationships that name none, no entity declared). */
+  entity?: string;
   period: string;
   from: string;
   to: string;
@@ -79,9 +82,11 @@ export function recorded(records: readonly AcctRecord[]) {
   /** Each event record's place, for a correction naming it. */
   const events = new Map<number, { designation: Designation; event: AcctEvent }>();
   const closes: Close[] = [];
+  const entities = new Map<string, Entity>();
   for (const record of records) {
     const body = record.body as Record<string, never>;
     if (record.kind === 'close') closes.push(body as never);
+    else if (record.kind === 'entity') entities.set(body.code, body as never);
     else if (record.kind === 'designation')
       relationships.set(body.relationship['id'], {
         relationship: body.relationship,
@@ -120,7 +125,7 @@ export function recorded(records: readonly AcctRecord[]) {
         const designation = relationships.get(String(row.relationship_id));
         designation?.failed?.push({ date: String(row.period_end), line: String(row.line) });
       }
-  return { relationships, rates, closes, eventRecords: events };
+  return { relationships, rates, closes, entities, eventRecords: events };
 }
 export type Recorded = ReturnType<typeof recorded>;
 
@@ -247,8 +252,6 @@ export async function designate(
     throw new UsageError(
       `designated_at: ${at} is before today (${today}), the day it is recorded; documentation is contemporaneous: date it ${today}, or give --recorded-late REASON for a relationship brought over from elsewhere.`,
     );
-  if (relationship.hedged_item.expected_date < at)
-    throw new UsageError(`hedged_item.expected_date: before designated_at; expected a date on or after ${at}.`);
   if (exact(relationship.ratio)![0] > exact(relationship.ratio)![1])
     throw new UsageError(
       'ratio: the designated share of the instrument is at most 1; the rest of a larger instrument is left undesignated.',
@@ -261,7 +264,7 @@ export async function designate(
       throw new UsageError(
         `${field}: ${text} is past the largest amount hedge prints exactly; expected at most ${centsText(MAX_CENTS)}.`,
       );
-  const problem = frameworkProblem(relationship);
+  const problem = rulesProblem(relationship);
   if (problem) throw new UsageError(problem);
   if ('notional' in instrument && instrument.currency !== relationship.hedged_item.currency)
     throw new UsageError(
@@ -271,12 +274,14 @@ export async function designate(
     ctx,
     'designation',
     (records) => {
-      const { relationships } = recorded(records);
+      const state = recorded(records);
+      const { relationships } = state;
       if (relationships.has(relationship.id))
         throw new UsageError(
           `id: ${relationship.id} is already designated; a relationship is never edited: de-designate it (hedge acct event ${relationship.id} --de-designate DATE --reason …) and designate a new one under another id.`,
         );
-      const problem = currencyProblem(relationship, recorded(records).rates.get(market)?.quote);
+      const quote = state.rates.get(market)?.quote;
+      const problem = currencyProblem(relationship, quote) ?? entityProblem(relationship, state, quote);
       if (problem) throw new UsageError(problem);
       sharesWithin(relationship, relationships.values(), today);
       return [
@@ -335,19 +340,66 @@ function currencyProblem(rel: Relationship, quote: string | undefined) {
     return `hedged_item.currency: ${item.currency} is the books' own currency (${books}), which carries no currency risk; expected an item in ${market}'s other currency.`;
 }
 
-/** What the framework's table refuses of a relationship (one line naming the field), or nothing. */
-function frameworkProblem(rel: Relationship) {
-  const rules = FRAMEWORK_RULES[rel.framework];
+/** What the rules table refuses of a relationship (one line naming the field), or nothing: what its kind of hedge takes
+ * (the hedged items, their fields), then what its framework's row allows. */
+function rulesProblem(rel: Relationship) {
+  const rules = ruleOf(rel.framework, rel.type);
+  const item = rel.hedged_item;
+  if (!(rules.items as readonly string[]).includes(item.kind))
+    return `hedged_item.kind: ${item.kind} is not a ${rules.hedge}'s hedged item (${rules.cites.effective}); expected ${rules.items.join(' or ')}.`;
+  const missing = rules.needs.find((field) => item[field] === undefined);
+  if (missing) return `hedged_item.${missing}: missing; a ${rules.hedge}'s hedged item needs it.`;
+  if (item.operation !== undefined && rel.type !== 'net_investment')
+    return `hedged_item.operation: the foreign operation of a net investment; a ${rules.hedge} has none: leave it out.`;
+  if (item.expected_date !== undefined && item.expected_date < rel.designated_at)
+    return `hedged_item.expected_date: before designated_at; expected a date on or after ${rel.designated_at}.`;
+  if (rel.method === 'critical_terms' && item.expected_date === undefined)
+    return "method: critical_terms compares the instrument's maturity with the hedged item's date, and a net investment has none; expected dollar_offset_cumulative, dollar_offset_period or regression.";
   if (!(rules.excluded as readonly string[]).includes(rel.excluded))
     return `excluded: ${rel.excluded} is not ${rules.name}'s; expected ${rules.excluded.join(' or ')} (${rules.cites.excluded}).`;
-  if (rel.on_occurrence === 'basis_adjustment' && rules.basisAdjustment === 'refused')
-    return `on_occurrence: ${rules.name} reclassifies the reserve into earnings when the transaction affects them; a basis adjustment is not allowed (${rules.cites.occurrence}): expected reclassify.`;
+  if (rel.on_occurrence !== undefined && rel.type !== 'cash_flow')
+    return `on_occurrence: a ${rules.hedge}'s balance goes where its row says (${rules.cites.transaction}); leave it out.`;
+  if (rel.on_occurrence === 'basis_adjustment' && rules.transaction === 'refused')
+    return `on_occurrence: ${rules.name} reclassifies the reserve into earnings when the transaction affects them; a basis adjustment is not allowed (${rules.cites.transaction}): expected reclassify.`;
   if (rel.on_occurrence === 'reclassify' && basisRequired(rel))
-    return `on_occurrence: ${rules.name} takes the reserve into the cost of a non-financial item (${rules.cites.occurrence}(i)): expected basis_adjustment, or leave it out.`;
+    return `on_occurrence: ${rules.name} takes the reserve into the cost of a non-financial item (${rules.cites.transaction}(i)): expected basis_adjustment, or leave it out.`;
   if (rel.on_occurrence === 'basis_adjustment' && !buysAnAsset(rel))
     return 'on_occurrence: a basis adjustment is for a forecast purchase of a non-financial item (hedged_item.nature: non_financial, a negative amount); expected reclassify.';
   if (rel.discount_hedged_item && rel.designation !== 'spot')
     return 'discount_hedged_item: for a spot designation; a forward designation discounts the hedged item already.';
+  return undefined;
+}
+
+/** The entity whose books a relationship is in: the one it names, else the one declared to hold those that name none
+ * (none while no entity is declared). */
+export const entityOf = (rel: Relationship, entities: ReadonlyMap<string, Entity>) =>
+  rel.entity ?? [...entities.values()].find((each) => each.default)?.code;
+
+/** What the declared entities refuse of a relationship (one line naming the field), or nothing: the entity it names is
+ * declared and its books are in that entity's currency; a net investment's operation is another declared entity,
+ * whose currency the hedged net assets are in. */
+function entityProblem(rel: Relationship, state: Recorded, quote: string | undefined) {
+  const { entities } = state;
+  const declared = `declared: ${[...entities.keys()].join(', ') || 'none'}; declare it first (hedge acct entities FILE)`;
+  if (rel.entity !== undefined && !entities.has(rel.entity))
+    return `entity: ${rel.entity} is not a declared entity (${declared}).`;
+  const code = entityOf(rel, entities);
+  if (code === undefined && entities.size)
+    return `entity: missing; the books are kept by entity (${[...entities.keys()].join(', ')}): name the one this relationship is in.`;
+  const books = code === undefined ? undefined : entities.get(code)!;
+  const currency = rel.functional_currency ?? (quote && functionalCurrency(rel, quote));
+  if (books && !currency)
+    return `functional_currency: missing; ${code}'s books are in ${books.functional_currency}: name it.`;
+  if (books && asFunctional(currency as string) !== asFunctional(books.functional_currency))
+    return `functional_currency: ${currency as string} is not ${code}'s (its books are in ${books.functional_currency}); expected ${books.functional_currency}.`;
+  const { operation, currency: held } = rel.hedged_item;
+  if (operation === undefined) return undefined;
+  const foreign = entities.get(operation);
+  if (!foreign) return `hedged_item.operation: ${operation} is not a declared entity (${declared}).`;
+  if (operation === code)
+    return `hedged_item.operation: ${operation} is the relationship's own entity; a net investment is in another, a foreign operation.`;
+  if (asFunctional(foreign.functional_currency) !== asFunctional(held))
+    return `hedged_item.currency: ${held} is not ${operation}'s (its books are in ${foreign.functional_currency}); the net assets hedged are in the operation's currency.`;
   return undefined;
 }
 
@@ -358,24 +410,28 @@ const buysAnAsset = (rel: Relationship) =>
   exact(rel.hedged_item.amount)![0] < 0n;
 
 const basisRequired = (rel: Relationship) =>
-  FRAMEWORK_RULES[rel.framework].basisAdjustment === 'required' && buysAnAsset(rel);
+  ruleOf(rel.framework, rel.type).transaction === 'required' && buysAnAsset(rel);
 
-/** Where the reserve goes when the transaction happens: the item's cost (IFRS 9's default for a non-financial item,
- * IAS 39's choice) or the hedged item's line in profit or loss. */
+/** Where the balance goes when the transaction happens: the item's cost (IFRS 9's default for a non-financial item,
+ * IAS 39's choice; a firm commitment's fair-value adjustment, into the item recognised) or the hedged item's line in
+ * profit or loss (a disposal's too). */
 export const occurrenceTarget = (rel: Relationship) =>
-  rel.on_occurrence === 'basis_adjustment' || (rel.on_occurrence === undefined && basisRequired(rel))
+  rel.on_occurrence === 'basis_adjustment' ||
+  (rel.on_occurrence === undefined && basisRequired(rel)) ||
+  (ruleOf(rel.framework, rel.type).transaction === 'carrying_amount' && rel.hedged_item.kind === 'firm')
     ? 'basis_adjustment'
     : 'reclassification';
 
 /** Each event as `hedge acct event` takes it: its option's key, the option, and the event it records. */
 export const EVENT_KINDS = [
   ['occurred', '--occurred', 'occurred'],
+  ['disposed', '--disposed', 'disposed'],
   ['deDesignate', '--de-designate', 'de-designated'],
   ['rebalance', '--rebalance', 'rebalanced'],
   ['terminate', '--terminate', 'terminated'],
 ] as const;
 
-/** Records an event of the relationship's life, in date order: an occurrence (in parts), a de-designation, a
+/** Records an event of the relationship's life (returning its row of the rules table), in date order: an occurrence (in parts), a de-designation, a
  * rebalancing (IFRS 9) or the instrument's termination; none dated after today. With `correction`, the event record
  * it names is replaced by this one, for the reason given (an appended correction: the earlier record stays). */
 export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?: { record: number; reason: string }) {
@@ -385,6 +441,7 @@ export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?:
     throw new UsageError(
       `${option}: ${event.date} is after today (${today}); an event is recorded once it has happened.`,
     );
+  let kept: ReturnType<typeof ruleOf> | undefined;
   await appendRecords(ctx, correction ? 'correction' : 'event', (records) => {
     const state = recorded(records);
     const found = state.relationships.get(event.relationship_id);
@@ -407,16 +464,30 @@ export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?:
     const life = lifeOf(before);
     const said = (what: string) =>
       `id: ${event.relationship_id} ${what}; a relationship is never edited: correct an event with --correct RECORD --reason TEXT.`;
-    if (event.type === 'occurred' && life.doneOn)
-      throw new UsageError(said(`already ended: no transaction is left to happen (all of it by ${life.doneOn})`));
+    const rules = (kept = ruleOf(rel.framework, rel.type));
+    // What ends the hedged item is its row's: a transaction, or a net investment's disposal.
+    if ((event.type === 'occurred' || event.type === 'disposed') && event.type !== rules.ends)
+      throw new UsageError(
+        rules.ends === 'disposed'
+          ? `--occurred: ${rel.id} is a ${rules.hedge}: nothing is reclassified until the operation is disposed of (--disposed DATE [--share S]).`
+          : `--disposed: for a net-investment hedge; ${rel.id} is a ${rules.hedge}, whose transaction is recorded with --occurred DATE.`,
+      );
+    if (event.still_expected === false && rules.ends === 'disposed')
+      throw new UsageError(
+        `--not-expected: ${rel.id} is a ${rules.hedge}, which has no transaction to expect; ${rules.afterwards}.`,
+      );
+    if ((event.type === 'occurred' || event.type === 'disposed') && life.doneOn)
+      throw new UsageError(
+        said(
+          `already ended: ${event.type === 'disposed' ? 'the operation was disposed of' : 'no transaction is left to happen'} (all of it by ${life.doneOn})`,
+        ),
+      );
     if (event.type === 'terminated' && 'references' in rel.instrument)
       throw new UsageError(
         `--terminate: ${rel.id}'s instrument is the desk's hedges, each settled on the day it closes as the server records it; close them (hedge close ${rel.market} SIDE), or de-designate the relationship.`,
       );
-    if (event.type === 'rebalanced' && !FRAMEWORK_RULES[rel.framework].rebalancing)
-      throw new UsageError(
-        `--rebalance: ${FRAMEWORK_RULES[rel.framework].name} has no rebalancing; de-designate and designate anew.`,
-      );
+    if (event.type === 'rebalanced' && !rules.rebalancing)
+      throw new UsageError(`--rebalance: ${rules.name} has no rebalancing; de-designate and designate anew.`);
     if (
       (event.type === 'de-designated' || event.type === 'rebalanced') &&
       life.endedOn !== undefined &&
@@ -453,6 +524,8 @@ export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?:
         ]
       : [{ ...event }];
   });
+  // The relationship's row, for what is said of the event.
+  return kept!;
 }
 
 /** The server, for a store with a key; none for the keyless `local` store. */
@@ -497,14 +570,19 @@ export function lifeOf({ relationship: rel, events }: Designation) {
   let doneOn: string | undefined;
   for (const event of rules) {
     if (doneOn) break;
-    if (event.type === 'occurred') {
+    if (event.type === 'occurred' || event.type === 'disposed') {
       happened = event.share ? add(happened, event.share) : [1n, 1n];
       if (happened[0] >= happened[1]) doneOn = event.date;
     } else if (event.type === 'de-designated' && event.stillExpected === false) doneOn = event.date;
   }
   // What the user recorded that ended it; the instrument's settlement is apart (`settledOn`): a transaction can still
   // stop being expected after it, and an external forward's maturity may be still to come.
-  const ending = rules.find((event) => event.type === 'occurred' || event.type === 'de-designated');
+  const ending = rules.find(
+    (event) =>
+      event.type === 'occurred' ||
+      event.type === 'de-designated' ||
+      (event.type === 'disposed' && event.date === doneOn),
+  );
   return {
     events: rules,
     settledOn,
@@ -517,6 +595,51 @@ export function lifeOf({ relationship: rel, events }: Designation) {
     finishedOn: settledOn && doneOn ? (settledOn > doneOn ? settledOn : doneOn) : undefined,
   };
 }
+
+/** Declares the group's entities, each once: one declared already with the same figures adds nothing, with others is
+ * refused (an entity is never edited); at most one holds the relationships that name none, and once any entity is
+ * declared, one must hold those already designated naming none, in their currency. Returns how many were added. */
+export async function declareEntities(ctx: AcctPorts, given: readonly Entity[]) {
+  let added = 0;
+  await appendRecords(ctx, 'entity', (records) => {
+    const state = recorded(records);
+    const fresh: Entity[] = [];
+    for (const entity of given) {
+      const known = state.entities.get(entity.code) ?? fresh.find((each) => each.code === entity.code);
+      const same = known && canonicalEntity(known) === canonicalEntity(entity);
+      if (known && !same)
+        throw new UsageError(
+          `code: ${entity.code} is declared already (${known.name}, books in ${known.functional_currency}${known.default ? ', the default' : ''}); an entity is declared once and never edited.`,
+        );
+      if (!known) fresh.push(entity);
+    }
+    const all = [...state.entities.values(), ...fresh];
+    const defaults = all.filter((each) => each.default);
+    if (defaults.length > 1)
+      throw new UsageError(
+        `default: ${defaults.map((each) => each.code).join(' and ')} are each the default; one entity at most holds the relationships that name none.`,
+      );
+    const unnamed = [...state.relationships.values()].filter(({ relationship }) => relationship.entity === undefined);
+    if (unnamed.length && !defaults.length)
+      throw new UsageError(
+        `default: ${unnamed.map(({ relationship }) => relationship.id).join(', ')} name no entity; mark the entity whose books they are in with "default": true.`,
+      );
+    for (const { relationship: rel } of unnamed) {
+      const quote = state.rates.get(rel.market)?.quote;
+      const currency = rel.functional_currency ?? (quote && functionalCurrency(rel, quote));
+      if (currency && asFunctional(currency) !== asFunctional(defaults[0].functional_currency))
+        throw new UsageError(
+          `default: ${defaults[0].code}'s books are in ${defaults[0].functional_currency}, and ${rel.id}, which names no entity, is in ${currency}; mark the entity whose books it is in as the default.`,
+        );
+    }
+    added = fresh.length;
+    return fresh.map((entity) => ({ ...entity }));
+  });
+  return added;
+}
+
+const canonicalEntity = (entity: Entity) =>
+  JSON.stringify([entity.code, entity.name, asFunctional(entity.functional_currency), entity.default === true]);
 
 /** Appends a market's rates; a date already recorded with other figures is refused (recorded rates never change); with
  * `correct` (its reason), the dates recorded with other figures are corrected (an appended correction: the earlier

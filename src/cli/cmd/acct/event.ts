@@ -1,4 +1,5 @@
-// `hedge acct event ID --occurred DATE [--share S | --amount A] | --de-designate DATE --reason … [--not-expected] |
+// `hedge acct event ID --occurred DATE [--share S | --amount A] | --disposed DATE [--share S | --amount A] |
+// --de-designate DATE --reason … [--not-expected] |
 // --rebalance DATE --ratio R --reason … | --terminate DATE --reason …`: an event of a relationship's life, appended.
 import { type CommandContext, type In, parseWholeNumber, UsageError } from '../command-input.js';
 import { parseDate } from '../../../features/acct/acct-files.js';
@@ -25,7 +26,7 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_EVENT'>) {
   const given = EVENT_KINDS.filter(([key]) => options[key] !== undefined);
   if (given.length !== 1)
     throw new UsageError(
-      '--occurred, --de-designate, --rebalance or --terminate: expected one of them, with a date such as 2026-11-30.',
+      '--occurred, --disposed, --de-designate, --rebalance or --terminate: expected one of them, with a date such as 2026-11-30.',
     );
   const [[key, option, type]] = given;
   const date = parseDate(option, options[key]!);
@@ -40,15 +41,16 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_EVENT'>) {
           Number.MAX_SAFE_INTEGER,
           'the number of the event record to correct (hedge acct log ID gives it)',
         );
-  if ((type !== 'occurred' || record !== undefined) && !reason?.trim())
+  const ends = type === 'occurred' || type === 'disposed';
+  if ((!ends || record !== undefined) && !reason?.trim())
     throw new UsageError(
       `--reason: ${record !== undefined ? 'a correction' : option} needs its reason (--reason "the sale was cancelled").`,
     );
-  if (type === 'occurred' && reason !== undefined && record === undefined)
-    throw new UsageError('--reason: not with --occurred (but with --correct).');
+  if (ends && reason !== undefined && record === undefined)
+    throw new UsageError(`--reason: not with ${option} (but with --correct).`);
   if (notExpected && type !== 'de-designated') throw new UsageError('--not-expected goes with --de-designate only.');
-  if ((share !== undefined || amount !== undefined) && type !== 'occurred')
-    throw new UsageError('--share and --amount go with --occurred only.');
+  if ((share !== undefined || amount !== undefined) && !ends)
+    throw new UsageError('--share and --amount go with --occurred or --disposed only.');
   if (share !== undefined && amount !== undefined) throw new UsageError('--share or --amount: expected one of them.');
   if ((ratio !== undefined) !== (type === 'rebalanced'))
     throw new UsageError(
@@ -58,19 +60,20 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_EVENT'>) {
     relationship_id: args.id,
     type,
     date,
-    ...(reason !== undefined && type !== 'occurred' && { reason: reason.trim() }),
+    ...(reason !== undefined && !ends && { reason: reason.trim() }),
     ...(type === 'de-designated' && { still_expected: !notExpected }),
     ...(share !== undefined && { share: positive('--share', share, true) }),
     ...(amount !== undefined && { amount: positive('--amount', amount, false) }),
     ...(ratio !== undefined && { ratio: positive('--ratio', ratio, true) }),
   };
-  await recordEvent(ctx, event, record === undefined ? undefined : { record, reason: reason!.trim() });
+  const rules = await recordEvent(ctx, event, record === undefined ? undefined : { record, reason: reason!.trim() });
   const part = share !== undefined ? ` (a share of ${share})` : amount !== undefined ? ` (${amount} of it)` : '';
   const said = {
     occurred: `its hedged transaction happened on ${date}${part}; its reserves are reclassified in that period, in that proportion of what is left`,
-    'de-designated': `de-designated on ${date}${event.still_expected ? '; its reserve stays until the transaction happens' : '; the transaction is no longer expected, so its reserve goes to P&L'}`,
+    disposed: `its foreign operation was disposed of on ${date}${part}; that proportion of what is left of its translation reserve is reclassified to profit or loss in that period`,
+    'de-designated': `de-designated on ${date}${event.still_expected ? `; ${rules.afterwards}` : '; the transaction is no longer expected, so its reserve goes to P&L'}`,
     rebalanced: `rebalanced on ${date}: the designated share of the instrument is ${ratio} from then on`,
-    terminated: `its instrument was terminated on ${date} and settled in cash; the reserve stays until the transaction happens`,
+    terminated: `its instrument was terminated on ${date} and settled in cash; ${rules.afterwards}`,
   }[type];
   const done = record === undefined ? 'Recorded' : `Corrected (record ${record})`;
   ctx.output.document(event, () => ctx.output.note(`${done}: ${args.id} ${said}.`));

@@ -1,8 +1,11 @@
-// `hedge acct list` and `hedge acct show ID`: the relationships recorded, and one's memo reprinted with its events.
+// `hedge acct list`, `hedge acct show ID` and `hedge acct entities [FILE]`: the relationships recorded, one's memo
+// reprinted with its events, and the group's entities declared or listed.
 import { type CommandContext, type In, UsageError } from '../command-input.js';
-import { lifeOf, readState } from '../../../features/acct/acct.js';
+import { declareEntities, lifeOf, readState, type AcctPorts } from '../../../features/acct/acct.js';
 import { recordsElsewhere } from '../../../features/acct/acct-store.js';
-import { LIST_FIELDS, printMemo } from '../../../features/acct/acct-view.js';
+import { parseEntities } from '../../../features/acct/acct-files.js';
+import { readInputFile, type InputPorts } from '../../../features/write/input-file.js';
+import { ENTITY_FIELDS, LIST_FIELDS, printMemo } from '../../../features/acct/acct-view.js';
 import { formatMoney } from '../../../core/number-format.js';
 
 /** What these commands use of their context. */
@@ -28,7 +31,7 @@ export const list = {
         id: rel.id,
         framework: rel.framework,
         designated_at: rel.designated_at,
-        item: `${formatMoney(Number(rel.hedged_item.amount))} ${rel.hedged_item.currency} ${rel.hedged_item.kind}, ${rel.hedged_item.expected_date}`,
+        item: `${formatMoney(Number(rel.hedged_item.amount))} ${rel.hedged_item.currency} ${rel.hedged_item.operation ?? rel.hedged_item.kind}${rel.hedged_item.expected_date ? `, ${rel.hedged_item.expected_date}` : ''}`,
         instrument:
           'references' in instrument
             ? instrument.references.join(' ')
@@ -54,5 +57,29 @@ export const show = {
         `id: no relationship ${args.id} is designated; hedge acct list lists them.${relationships.size ? '' : await recordsElsewhere(ctx)}`,
       );
     printMemo(ctx.output, designation, options.markdown, { hedges: designation.hedges, events: designation.events });
+  },
+};
+
+export const entities = {
+  async run(ctx: Options & InputPorts & AcctPorts, { args }: In<'ACCT_ENTITIES'>) {
+    if (args.file !== undefined) {
+      const { text, sourceName } = await readInputFile(ctx, args.file, 'entities file');
+      const declared = parseEntities(text);
+      if (typeof declared === 'string') throw new UsageError(`${sourceName}: ${declared}`);
+      const added = await declareEntities(ctx, declared);
+      ctx.output.document({ declared: added }, () =>
+        ctx.output.note(
+          added
+            ? `Declared ${added} ${added === 1 ? 'entity' : 'entities'}; hedge acct entities lists them.`
+            : 'Nothing to declare: each is declared already, as given.',
+        ),
+      );
+      return;
+    }
+    const state = await readState(ctx);
+    const rows = [...state.entities.values()].map((entity) => ({ ...entity, default: entity.default === true }));
+    await ctx.output.list(rows, ENTITY_FIELDS, {
+      empty: "No entity is declared: the books are one company's. Declare the group's with hedge acct entities FILE.",
+    });
   },
 };

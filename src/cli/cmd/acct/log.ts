@@ -32,15 +32,25 @@ function logEntry(record: AcctRecord) {
         ? [body.relationship_id, event(body), body.reason ?? null]
         : record.kind === 'rates'
           ? [body.market, `rates (${body.quote}): ${dates(body.rows)}`, null]
-          : record.kind === 'close'
+          : record.kind === 'entity'
             ? [
-                body.period,
-                `closed ${body.from} to ${body.to} (${(body.journal as unknown[]).length} entry lines)`,
+                body.code,
+                `entity declared: ${body.name}, books in ${body.functional_currency}${body.default ? ', the default' : ''}`,
                 null,
               ]
-            : body.of === 'rates'
-              ? [body.market, `rates corrected: ${dates(body.rows)}`, body.reason]
-              : [body.relationship_id, `event (record ${body.record}) corrected to ${event(body.event)}`, body.reason];
+            : record.kind === 'close'
+              ? [
+                  body.period,
+                  `closed ${body.entity === undefined ? '' : `${body.entity}'s `}${body.from} to ${body.to} (${(body.journal as unknown[]).length} entry lines)`,
+                  null,
+                ]
+              : body.of === 'rates'
+                ? [body.market, `rates corrected: ${dates(body.rows)}`, body.reason]
+                : [
+                    body.relationship_id,
+                    `event (record ${body.record}) corrected to ${event(body.event)}`,
+                    body.reason,
+                  ];
   return {
     seq: record.seq,
     recorded_at: record.recorded_at,

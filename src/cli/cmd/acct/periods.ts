@@ -27,7 +27,10 @@ const ACCOUNTS = z.partialRecord(
 );
 
 /** The range `--period` or `--as-of` asks for (at most one of them), with the relationship and its values file. */
-function requestOf(id: string | undefined, options: { period?: string; asOf?: string; values?: string }): BooksRequest {
+function requestOf(
+  id: string | undefined,
+  options: { period?: string; asOf?: string; values?: string; entity?: string },
+): BooksRequest {
   if (options.asOf !== undefined) parseDate('--as-of', options.asOf);
   const period = options.period === undefined ? undefined : parsePeriod(options.period);
   if (period && options.asOf !== undefined) throw new UsageError('--as-of and --period: give one of them.');
@@ -36,6 +39,7 @@ function requestOf(id: string | undefined, options: { period?: string; asOf?: st
   const label = options.period?.trim().toUpperCase();
   return {
     id,
+    ...(options.entity !== undefined && { entity: options.entity }),
     values: new Map(options.values === undefined ? [] : [[id!, options.values]]),
     from: period?.from,
     to: period?.to ?? options.asOf,
@@ -177,11 +181,12 @@ export const close = {
   async run(ctx: Options & Pick<CommandContext, 'clock'>, { options }: In<'ACCT_CLOSE'>) {
     const period = parsePeriod(options.period);
     const name = options.period!.trim().toUpperCase();
-    const closed = await closeMonths(ctx, { name, ...period }, valuesFiles(options.values));
+    const closed = await closeMonths(ctx, { name, ...period }, valuesFiles(options.values), options.entity);
     const journal = closed.flatMap((month) => month.journal);
     sayAdjustments(ctx, journal);
     const months = closed.map((month) => month.period);
     const summary = {
+      ...(closed[0].entity !== undefined && { entity: closed[0].entity }),
       period: name,
       ...period,
       months,
@@ -190,7 +195,7 @@ export const close = {
     };
     ctx.output.document(summary, () =>
       ctx.output.note(
-        `Closed ${months.join(', ')} (${closed[0].from} to ${closed.at(-1)!.to}): ${summary.rows} relationship-months, ${journal.length} journal lines; test, reserve and journal print them as closed from now on.`,
+        `Closed ${closed[0].entity === undefined ? '' : `${closed[0].entity}'s `}${months.join(', ')} (${closed[0].from} to ${closed.at(-1)!.to}): ${summary.rows} relationship-months, ${journal.length} journal lines; test, reserve and journal print them as closed from now on.`,
       ),
     );
   },
