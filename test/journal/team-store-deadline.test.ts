@@ -24,7 +24,8 @@ async function lockEntries(team: Team, server: PostgresServer) {
       (
         await server.query(
           team.database,
-          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND application_name LIKE 'hedge %'`,
+          // This test's database alone: the server's other databases (other tests' desks) have waits of their own.
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND application_name LIKE 'hedge %' AND datname = current_database()`,
         )
       ).rows[0].n as number,
     release: async () => {
