@@ -3,6 +3,7 @@ import {
   closeSync,
   constants,
   fchmodSync,
+  fstatSync,
   fsyncSync,
   lstatSync,
   openSync,
@@ -43,7 +44,8 @@ export function notRegularReason(target: string) {
     : undefined;
 }
 
-/** writeFileDurably in two steps, for a caller that checks something between the write and the rename. */
+/** writeFileDurably in two steps, for a caller that checks something between the write and the rename (`identity`: the
+ * file's device and inode, which it keeps once renamed). */
 export function prepareDurableWrite(target: string, data: FileContent) {
   const notRegular = notRegularReason(target);
   if (notRegular) throw new Error(`cannot write ${target}: ${notRegular}`);
@@ -71,8 +73,10 @@ export function prepareDurableWrite(target: string, data: FileContent) {
     unlinkQuietly(temporary);
     throw error;
   }
+  const { dev, ino } = fstatSync(fd);
   closeSync(fd);
   return {
+    identity: `${dev}:${ino}`,
     commit() {
       try {
         renameSync(temporary, target);
