@@ -227,6 +227,17 @@ function conformance(fresh: () => Promise<Place>) {
       [last],
       [],
     ]);
+    // The whole of it read a part at a time is what a list of it holds, in its order.
+    const each = async (options: ListOptions = {}) => {
+      const read = [];
+      for await (const entry of other.each(options)) read.push(entry.id);
+      return read;
+    };
+    expect([await each(), await each({ since: await at(open) })]).toEqual([
+      await ids(other),
+      await ids(other, { since: await at(open) }),
+    ]);
+    expect(await each()).toHaveLength(7);
   });
 
   it('orders by the journal, never by the clock: a writer an hour slow and one a day fast keep the order they wrote in, and the later change wins', async () => {

@@ -107,6 +107,8 @@ interface RecordsClient {
   /** Folds `patch` into the row (later fields win, updated_at = at, revision + 1); undefined when there is no such row. */
   change(id: string, patch: JournalPatch, at: string): Promise<JournalEntry | undefined>;
   read(filter: RowFilter): Promise<JournalEntry[]>;
+  /** The rows `filter` picks, newest first, read a part at a time (a day of archive, a page of the store). */
+  each(filter: RowFilter): AsyncIterable<JournalEntry>;
 }
 
 /** What a hold is on: an entry being carried out, or a per-account lock's scope. */
@@ -192,6 +194,11 @@ export function clientJournal(
     async list({ limit, ...filter }: ListOptions = {}) {
       // A negative limit lists nothing.
       return records.read({ ...filter, limit: limit && Math.max(0, limit) });
+    },
+
+    /** As list, but read a part at a time, for a reader that keeps only what it needs of the whole of history. */
+    each({ limit: _, ...filter }: ListOptions = {}) {
+      return records.each(filter);
     },
 
     /** By full id, or a unique part of one (its start, its end, or both around `…`); an ambiguous part throws, naming the candidates. */

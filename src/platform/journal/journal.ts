@@ -158,6 +158,23 @@ export function openJournal(options: OpenJournalOptions) {
     return picked().slice(0, limit);
   }
 
+  /** The entries the filter picks, newest first: the active segment's, then each archive of its time, a day at a time,
+   * newest first (an active entry before the archives of days before it began). */
+  async function* eachEntry(filter: RowFilter) {
+    const chosen = rowTest(filter);
+    const { entries } = activeEntries();
+    const active = newestFirst(entries).filter(chosen);
+    // An entry caught mid-rotation is in both places: the active copy is the newer one.
+    const inActive = new Set(entries.map((entry) => entry.id));
+    let next = 0;
+    if (!filter.pending)
+      for (const { day, path } of archive.days(undefined, filter)) {
+        while (next < active.length && utcDay(active[next].created_at) >= day) yield active[next++];
+        yield* newestFirst(entriesIn(path, onSkip).filter((entry) => !inActive.has(entry.id) && chosen(entry)));
+      }
+    yield* active.slice(next);
+  }
+
   /** The active segment's entries and identity. */
   function activeEntries() {
     let segment = 'none';
@@ -273,7 +290,7 @@ export function openJournal(options: OpenJournalOptions) {
   return Object.assign(
     clientJournal(
       // The records: events appended to the active segment under its lock, folded into entries when read.
-      { location: file, append: appendEntry, change: changeEntry, read: readEntries },
+      { location: file, append: appendEntry, change: changeEntry, read: readEntries, each: eachEntry },
       fileLocker(),
       { now },
     ),

@@ -61,7 +61,7 @@ SELECT (SELECT seq FROM inserted)::text AS seq, (SELECT count(*) FROM held)::int
 
 /** Every filter of RowFilter; a NULL parameter leaves its condition out (pg sends an undefined one, or an array's hole, as NULL). */
 const READ_SQL = `
-SELECT id, entry FROM hedge.entries
+SELECT id, seq::text AS place, entry FROM hedge.entries
 WHERE ($1::text IS NULL OR id = $1)
   AND ($2::text IS NULL OR left(id, length($2)) = $2)
   AND ($3::boolean IS NOT TRUE OR outcome IN (${UNRESOLVED_SQL}))
@@ -73,6 +73,7 @@ WHERE ($1::text IS NULL OR id = $1)
   AND ($14::text IS NULL OR group_id = $14)
   AND ($15::text IS NULL OR entry->>'hedge_id' = $15 OR entry#>>'{context,rolled_hedge_id}' = $15)
   AND ($16::text IS NULL OR side = $16 OR side IS NULL)
+  AND ($17::bigint IS NULL OR seq < $17)
 ORDER BY seq DESC
 LIMIT $11`;
 
@@ -309,33 +310,55 @@ function postgresRecords(
       );
     },
 
-    async read({ request, ...filter }: RowFilter) {
-      // Only a write asks for the same request, and a write's append needs the lock session too.
-      if (request) sessions.locks().catch(() => undefined);
-      const iso = (ms?: number) => (ms === undefined ? null : new Date(ms).toISOString());
-      const sameRequest = request
-        ? [request.environment, request.base_url_host, request.key_id, request.command, canonicalJson(request.body)]
-        : Array(5);
-      const values = [
-        filter.id,
-        filter.idPrefix,
-        filter.pending === true,
-        iso(filter.since),
-        iso(filter.until),
-        ...sameRequest,
-        filter.limit,
-        filter.idempotencyKey,
-        filter.idSuffix,
-        filter.group,
-        filter.hedge,
-        filter.side,
-      ];
-      const rows = entries(await sessions.query<StoredRow>({ text: READ_SQL, values }, 'reading the journal'));
-      // A row written before the store kept its side (side is null) is told by its request.
-      return filter.side === undefined ? rows : rows.filter(rowTest({ side: filter.side }));
+    read: (filter: RowFilter) => readRows(filter).then(({ entries }) => entries),
+
+    /** A page of rows at a time, each after the last one's seq. */
+    async *each(filter: RowFilter) {
+      for (let before: string | undefined; ;) {
+        const page = await readRows({ ...filter, limit: PAGE_ROWS }, before);
+        yield* page.entries;
+        if (page.rows < PAGE_ROWS) return;
+        before = page.last;
+      }
     },
   };
+
+  /** The rows of `filter`, those before seq `before` when given: its entries, how many rows, the last one's seq. */
+  async function readRows({ request, ...filter }: RowFilter, before?: string) {
+    // Only a write asks for the same request, and a write's append needs the lock session too.
+    if (request) sessions.locks().catch(() => undefined);
+    const iso = (ms?: number) => (ms === undefined ? null : new Date(ms).toISOString());
+    const sameRequest = request
+      ? [request.environment, request.base_url_host, request.key_id, request.command, canonicalJson(request.body)]
+      : Array(5);
+    const values = [
+      filter.id,
+      filter.idPrefix,
+      filter.pending === true,
+      iso(filter.since),
+      iso(filter.until),
+      ...sameRequest,
+      filter.limit,
+      filter.idempotencyKey,
+      filter.idSuffix,
+      filter.group,
+      filter.hedge,
+      filter.side,
+      before,
+    ];
+    const rows = await sessions.query<StoredRow & { place: string }>({ text: READ_SQL, values }, 'reading the journal');
+    const read = entries(rows);
+    // A row written before the store kept its side (side is null) is told by its request.
+    return {
+      entries: filter.side === undefined ? read : read.filter(rowTest({ side: filter.side })),
+      rows: rows.length,
+      last: rows.at(-1)?.place,
+    };
+  }
 }
+
+/** Rows a page of the store's holds: what a reader of the whole of history holds at once. */
+const PAGE_ROWS = 500;
 
 /** INSERT_SQL's values: the entry, its canonical body, origin, revision and seq taken, and its holder's row (none when absent). */
 function insertValues(
