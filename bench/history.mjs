@@ -1,40 +1,31 @@
 // A write over a long journal, for `npm run bench` (or alone: `node bench/history.mjs` after `npm run build`): `hedge
-// add` on journals of 0, 20,000 and 100,000 finished actions (bench/journal-history.mjs: 80 a day, sealed as the
-// account's own), on the local file and on the team store, against one `hedge sandbox serve --fill-delay 300`. Each
-// add's CPU (user + system) and the process's peak memory, by GNU time (Debian's `time`); adds taken in rounds over the
-// journals, so that load drifting during a run weighs on each alike, after one add on each that makes its index. The
-// team store is a throwaway PostgreSQL, started as the test suite starts it (Debian's postgresql-15; without it, the
-// file store alone). Not a test: nothing fails on time.
+// add` on journals of 0, 20,000 and 100,000 finished actions (bench/journal-history.mjs: sealed as the account's own),
+// on the local file and on the team store, against one `hedge sandbox serve --fill-delay 300`. Each add's CPU (user +
+// system) and peak memory by GNU time; adds taken in rounds over the journals, so that load drifting during a run
+// weighs on each alike, after one add on each that makes its index. The team store is a throwaway PostgreSQL started as
+// the test suite starts it (Debian's postgresql-15; without it, the file store alone). Not a test: nothing fails on
+// time.
 //   BENCH_HISTORY       the journals' sizes (default 0,20000,100000)
 //   BENCH_HISTORY_RUNS  adds timed on each journal (default 6)
 //   BENCH_HISTORY_DAY   finished actions a day (default 80; 400000: every journal within its last six hours)
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { writeFileJournal, writeTeamJournal } from './journal-history.mjs';
-import { startSandbox, stopSandbox } from './sandbox.mjs';
+import { HEDGE, median, run, runAlone, startSandbox, stopSandbox, timedHedge, untimed } from './kit.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SIZES = (process.env.BENCH_HISTORY ?? '0,20000,100000').split(',').map(Number);
 const RUNS = Number(process.env.BENCH_HISTORY_RUNS ?? '6');
 const PER_DAY = Number(process.env.BENCH_HISTORY_DAY ?? '80');
-const TIME = '/usr/bin/time';
-/** A child run to its end, this process's loop running meanwhile (the team store's proxy is in it). */
-const run = promisify(execFile);
 
-/** The test suite's PostgreSQL cluster (test/support/servers/postgres-server.ts), bundled; undefined without one. */
+/** The test suite's PostgreSQL cluster (test/support/servers/postgres-server.ts), bundled; `missing` says why not. */
 async function teamStore(work) {
   const out = join(work, 'postgres.mjs');
   await build({
-    stdin: {
-      contents: `export * from './test/support/servers/postgres-server.ts';`,
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
+    stdin: { contents: `export * from './test/support/servers/postgres-server.ts';`, resolveDir: ROOT, loader: 'ts' },
     bundle: true,
     format: 'esm',
     platform: 'node',
@@ -51,51 +42,38 @@ async function teamStore(work) {
   return { server, stop: async () => (await server.close(), await stopCluster()) };
 }
 
-/** Median and range of `values`, as `a (b–c)`. */
-function spread(values, unit, digits) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)];
-  const shown = (value) => value.toFixed(digits);
-  return { median, text: `${shown(median)} ${unit} (${shown(sorted[0])}–${shown(sorted.at(-1))})` };
-}
+/** `median (low–high)` of `values`. */
+const spread = (values, unit, digits) =>
+  `${median(values).toFixed(digits)} ${unit} (${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)})`;
 
 /** The case's table (lines of Markdown), run with `node` in `env` (a private HOME). */
 export async function historyCase(node, env) {
-  if (!existsSync(TIME)) return [`A write over a long journal: not timed (no ${TIME}: Debian's \`time\`).`];
+  const why = untimed();
+  if (why) return [`A write over a long journal: not timed (${why}).`];
   const work = mkdtempSync(join(tmpdir(), 'hedge-history-'));
-  const { server, vars } = await startSandbox(node, env, ['--fill-delay', '300']);
+  const sandbox = await startSandbox(node, env, ['--fill-delay', '300']);
   const team = await teamStore(work).catch((error) => ({ missing: error.message }));
   try {
-    const sandbox = Object.fromEntries(vars.map((line) => line.split(/=(.*)/s).slice(0, 2)));
-    const options = { key: sandbox.HEDGE_API_KEY, baseUrl: sandbox.HEDGE_BASE_URL, perDay: PER_DAY };
+    const options = { key: sandbox.env.HEDGE_API_KEY, baseUrl: sandbox.env.HEDGE_BASE_URL, perDay: PER_DAY };
     const journals = [];
     for (const actions of SIZES) {
       const dir = join(work, `file-${actions}`);
       mkdirSync(dir, { mode: 0o700 });
       await writeFileJournal(dir, { ...options, actions });
-      journals.push({ store: 'file', actions, env: { ...env, ...sandbox, HEDGE_CONFIG_DIR: dir } });
+      journals.push({ store: 'file', actions, env: { ...env, ...sandbox.env, HEDGE_CONFIG_DIR: dir } });
       if (!team.server) continue;
       const url = await team.server.createDatabase();
       const config = join(work, `team-${actions}`);
       mkdirSync(config, { mode: 0o700 });
-      const teamEnv = { ...env, ...sandbox, HEDGE_CONFIG_DIR: config, HEDGE_JOURNAL_URL: url };
+      const teamEnv = { ...env, ...sandbox.env, HEDGE_CONFIG_DIR: config, HEDGE_JOURNAL_URL: url };
       // Its schema, made by hedge; then the history.
-      await run(node, [join(ROOT, 'bin', 'hedge.js'), 'journal', '--limit', '1'], { env: teamEnv });
+      await run(node, [HEDGE, 'journal', '--limit', '1'], { env: teamEnv });
       await writeTeamJournal(url, { ...options, actions });
       journals.push({ store: 'team', actions, env: teamEnv });
     }
     let amount = 100;
-    /** One `hedge add` on the side (CPU in seconds, peak memory in MB), its exit checked. */
-    const add = async (journal) => {
-      const times = join(work, 'time');
-      const args = [join(ROOT, 'bin', 'hedge.js'), 'add', 'USDTNGN', 'buy', String((amount += 1))];
-      await run(TIME, ['-f', '%U %S %M', '-o', times, node, ...args], { env: journal.env });
-      const [user, system, kb] = readFileSync(times, 'utf8').trim().split(/\s+/).map(Number);
-      return { cpu: user + system, mb: kb / 1024 };
-    };
-    await run(node, [join(ROOT, 'bin', 'hedge.js'), 'open', 'USDTNGN', 'buy', '100000', '--tenor', '7'], {
-      env: journals[0].env,
-    });
+    const add = (journal) => timedHedge(node, ['add', 'USDTNGN', 'buy', String((amount += 1))], journal.env, work);
+    await run(node, [HEDGE, 'open', 'USDTNGN', 'buy', '100000', '--tenor', '7'], { env: journals[0].env });
     // The first command on an older hedge's archives makes their index: not the write timed.
     for (const journal of journals) await add(journal);
     const timed = journals.map(() => []);
@@ -108,20 +86,10 @@ export async function historyCase(node, env) {
     ];
     const empty = {};
     journals.forEach((journal, at) => {
-      const cpu = spread(
-        timed[at].map((run) => run.cpu),
-        's',
-        3,
-      );
-      const mb = spread(
-        timed[at].map((run) => run.mb),
-        'MB',
-        1,
-      );
-      empty[journal.store] ??= { cpu: cpu.median, mb: mb.median };
-      const ratio = (value, base) => (value / base).toFixed(2);
+      const [cpu, mb] = [timed[at].map((each) => each.cpu), timed[at].map((each) => each.mb)];
+      const base = (empty[journal.store] ??= { cpu: median(cpu), mb: median(mb) });
       lines.push(
-        `| ${journal.actions.toLocaleString('en')} | ${journal.store} | ${cpu.text} | ${ratio(cpu.median, empty[journal.store].cpu)} | ${mb.text} | ${ratio(mb.median, empty[journal.store].mb)} |`,
+        `| ${journal.actions.toLocaleString('en')} | ${journal.store} | ${spread(cpu, 's', 3)} | ${(median(cpu) / base.cpu).toFixed(2)} | ${spread(mb, 'MB', 1)} | ${(median(mb) / base.mb).toFixed(2)} |`,
       );
     });
     const none = team.missing ? `\n\nThe team store was not timed: ${team.missing}` : '';
@@ -131,23 +99,10 @@ export async function historyCase(node, env) {
       ...lines,
     ];
   } finally {
-    await stopSandbox(server);
+    await stopSandbox(sandbox.server);
     await team.stop?.();
     rmSync(work, { recursive: true, force: true });
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const home = mkdtempSync(join(tmpdir(), 'hedge-history-home-'));
-  try {
-    const lines = await historyCase(process.execPath, {
-      PATH: process.env.PATH,
-      HOME: home,
-      NO_COLOR: '1',
-      LANG: 'C.UTF-8',
-    });
-    process.stdout.write(`Node ${process.version}.\n\n${lines.join('\n')}\n`);
-  } finally {
-    rmSync(home, { recursive: true, force: true });
-  }
-}
+if (process.argv[1] === fileURLToPath(import.meta.url)) await runAlone(historyCase);

