@@ -198,7 +198,7 @@ describe('segments: appends read only the active segment', () => {
     const dir = stateDir();
     const journal = journalAt(dir);
     await resolved(journal, ['r-0', 'r-1', 'r-2']);
-    rotateAll(journal.file);
+    await rotateAll(journal.file);
     const active = readFileSync(journal.file, 'utf8').trim().split('\n');
     expect([
       readdirSync(join(dir, ARCHIVE_DIR_NAME)),
@@ -308,7 +308,7 @@ describe('refusals: local state that cannot be used is exit 13, naming the path'
     expect(locked.message).toBe(
       `The action journal's ${locks} is a symbolic link; hedge does not follow it (it would write wherever it points).`,
     );
-    expect(() => rotateAll(journal.file)).toThrow(`${archive} is a symbolic link`);
+    await expect(rotateAll(journal.file)).rejects.toThrow(`${archive} is a symbolic link`);
     expect(stateRefusal(await keeperLockIn(folder)).message).toContain(`${keepers} is a symbolic link`);
     expect([statSync(target).mode & 0o777, readdirSync(target)]).toEqual([0o755, []]);
   });

@@ -7,7 +7,7 @@ import { closeSync, fstatSync, readdirSync, readSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { utcDay } from '../../core/utc-text.js';
 import { canonicalJson } from '../../core/files/canonical-json.js';
-import { prepareDurableWrite, syncDirectory, unlinkQuietly } from '../../core/files/durable-write.js';
+import { fileIdentity, prepareDurableWrite, syncDirectory, unlinkQuietly } from '../../core/files/durable-write.js';
 import { readRegularFileSync } from '../../core/security/bounded-read.js';
 import { EVENT, foldJournal, isUnresolved, readRow, sideOf, type JournalEntry, type SkippedLine } from './entry.js';
 import { sha256Hex } from './row-integrity.js';
@@ -38,7 +38,8 @@ const BUCKETS = 256;
 /** The index's own record, replaced whole after each change of the index. */
 const MANIFEST = z.object({
   version: z.literal(1),
-  /** The active segment (`dev:ino`) the index was last made or added to beside: another means a rotation it missed. */
+  /** The active segment (its fileIdentity) the index was last made or added to beside: another means a rotation it
+   * missed. */
   segment: z.string(),
   /** The latest creation time of an entry indexed: a read of a time after it needs no archive. */
   newest: z.nullable(z.string()),
@@ -89,7 +90,7 @@ const slotOf = (at: number) => new Date(at - (at % SLOT_MS)).toISOString().slice
 export function journalArchive(
   dir: string,
   options: {
-    underLock: <T>(body: () => T) => Promise<T>;
+    underLock: <T>(body: () => T | Promise<T>) => Promise<T>;
     onSkip?: (skip: SkippedLine & { file?: string }) => void;
   },
 ) {
@@ -99,10 +100,10 @@ export function journalArchive(
 
   /** Under the journal's lock: the index made again from the archives unless it is whole beside the active segment. */
   const repair = () =>
-    options.underLock(() => {
+    options.underLock(async () => {
       const segment = segmentOf(join(dir, 'journal.jsonl'));
       const manifest = readManifest(index);
-      return manifest?.segment === segment && !damaged(index, manifest) ? manifest : indexAll(dir, segment);
+      return manifest?.segment === segment && !damaged(index, manifest) ? manifest : await indexAll(dir, segment);
     });
 
   return {
@@ -188,13 +189,18 @@ export function archiveFiles(dir: string) {
   });
 }
 
-/** `dev:ino` of the active segment (another after each rotation), or `none`. */
+/** The active segment's identity (another after each rotation), or `none`. */
 function segmentOf(file: string) {
-  const stats = journalIo(file, 'read', () => statSync(file));
-  return stats ? `${stats.dev}:${stats.ino}` : 'none';
+  const stats = journalIo(file, 'read', () => statSync(file, { bigint: true }));
+  return stats ? fileIdentity(stats) : 'none';
 }
 
-const bucketOf = (term: string) => sha256Hex(term, 2);
+/** A term's bucket: the low byte of its FNV-1a hash, in hex. */
+function bucketOf(term: string) {
+  let hash = 0x811c9dc5;
+  for (let at = 0; at < term.length; at++) hash = Math.imul(hash ^ term.charCodeAt(at), 0x01000193);
+  return (hash & 0xff).toString(16).padStart(2, '0');
+}
 const bucketPath = (index: string, bucket: number | string) =>
   join(index, `${typeof bucket === 'number' ? bucket.toString(16).padStart(2, '0') : bucket}.jsonl`);
 const manifestPath = (index: string) => join(index, 'manifest.json');
@@ -269,8 +275,9 @@ function lineAt(file: string, offset: number) {
   return bytes.subarray(0, offset).toString('latin1').split('\n').length;
 }
 
-/** The index made again from every archive (from nothing), beside the active segment `segment`. */
-function indexAll(dir: string, segment: string) {
+/** The index made again from every archive (from nothing), beside the active segment `segment`: its lines written
+ * every so many entries, and the process's other work (the lock's upkeep) let run between two archives. */
+async function indexAll(dir: string, segment: string) {
   const folder = join(dir, ARCHIVE_DIR_NAME);
   const index = join(folder, INDEX_DIR_NAME);
   ensureDir(folder, { inside: true });
@@ -280,14 +287,25 @@ function indexAll(dir: string, segment: string) {
   for (const name of journalIo(index, 'read', () => readdirSync(index)) ?? [])
     if (name.endsWith('.jsonl')) unlinkQuietly(join(index, name));
   const manifest: Manifest = { version: 1, segment, newest: null, buckets: Array<number>(BUCKETS).fill(0) };
-  const lines = new Map<string, string[]>();
-  for (const { day, path } of archiveFiles(dir)) indexArchive(path, day, manifest, lines);
+  let lines = new Map<string, string[]>();
+  let held = 0;
+  for (const { day, path } of archiveFiles(dir)) {
+    held += indexArchive(path, day, manifest, lines);
+    if (held > FLUSH_ENTRIES) {
+      writeIndex(index, manifest, lines);
+      [lines, held] = [new Map(), 0];
+    }
+    await new Promise((next) => setImmediate(next));
+  }
   writeIndex(index, manifest, lines);
   writeManifest(index, manifest);
   return manifest;
 }
 
-/** The index lines of every entry in an archive. */
+/** How many entries' index lines a build of the index holds before it writes them. */
+const FLUSH_ENTRIES = 10_000;
+
+/** The index lines of every entry in an archive; how many entries. */
 function indexArchive(path: string, day: string, manifest: Manifest, lines: Map<string, string[]>) {
   const text = readSegment(path) ?? '';
   // Each entry's lines, from its first to its last (a rotation writes them together).
@@ -301,10 +319,12 @@ function indexArchive(path: string, day: string, manifest: Manifest, lines: Map<
     else if (id !== undefined) spans.set(id, { day, offset, length: size });
     offset += size;
   }
-  for (const entry of foldJournal(text)) {
+  const entries = foldJournal(text);
+  for (const entry of entries) {
     const span = spans.get(entry.id);
     if (span) addEntry(manifest, lines, entry, span);
   }
+  return entries.length;
 }
 
 /** An entry's index lines, its creation time counted in `newest`. */
@@ -341,7 +361,7 @@ function writeIndex(index: string, manifest: Manifest, lines: Map<string, string
 /** Moves the resolved entries of the active segment (all but the newest `keepResolved`, and any of a group with an
  * unresolved entry) into the archive of their creation day and indexes them, then replaces the active segment with
  * what stays: archives and index first, so that a crash between leaves an entry in both places, never in neither. */
-export function rotate(
+export async function rotate(
   file: string,
   text: string,
   {
@@ -403,7 +423,7 @@ export function rotate(
   // An index that missed a rotation (an older hedge's, a crash's) is made again first, with the archives as they are.
   const segment = segmentOf(file);
   const read = readManifest(index);
-  let manifest = read?.segment === segment ? read : indexAll(dirname(file), segment);
+  let manifest = read?.segment === segment ? read : await indexAll(dirname(file), segment);
   const lines = new Map<string, string[]>();
   for (const [day, batches] of archived) {
     const path = join(folder, `journal-${day}.jsonl`);
@@ -427,7 +447,7 @@ export function rotate(
   }
   syncDirectory(folder);
   // What was just archived is indexed with the rest when the index is made again.
-  if (writeIndex(index, manifest, lines) === 'damaged') manifest = indexAll(dirname(file), segment);
+  if (writeIndex(index, manifest, lines) === 'damaged') manifest = await indexAll(dirname(file), segment);
   const active = journalIo(file, 'write', () => prepareDurableWrite(file, kept.length ? `${kept.join('\n')}\n` : ''))!;
   manifest.segment = active.identity;
   writeManifest(index, manifest);

@@ -1,7 +1,7 @@
 // The journal's files (its active segment, archives and index) read and written in the journal's terms: never through a
 // link, each failure a JournalError naming the path, a line longer than a row may be skipped and never read whole.
 import { closeSync, fstatSync, fsyncSync, readSync } from 'node:fs';
-import { writeAllSync, writeFileDurably } from '../../core/files/durable-write.js';
+import { fileIdentity, writeAllSync, writeFileDurably } from '../../core/files/durable-write.js';
 import { HedgeError } from '../../core/errors.js';
 import {
   describeReadError,
@@ -33,8 +33,8 @@ export function journalIo<T>(path: string, action: 'read' | 'write', act: () => 
 /** A journal file opened to read, never through a symbolic link; undefined when it does not exist. */
 export const openForRead = (file: string) => journalIo(file, 'read', () => openRegularFileSync(file, JOURNAL_FILE));
 
-/** A file's text, never through a symbolic link; undefined when it does not exist. `opened` is told the file as opened
- * (`dev:ino`: the active segment's identity, which a rotation changes). */
+/** A file's text, never through a symbolic link; undefined when it does not exist. `opened` is told the file's identity
+ * as opened (the active segment's, which a rotation changes). */
 export function readSegment(
   file: string,
   onLong: (line: number) => void = () => {},
@@ -43,10 +43,7 @@ export function readSegment(
   const fd = openForRead(file);
   if (fd === undefined) return;
   try {
-    if (opened) {
-      const { dev, ino } = fstatSync(fd);
-      opened(`${dev}:${ino}`);
-    }
+    if (opened) opened(fileIdentity(fstatSync(fd, { bigint: true })));
     const kept: Buffer[] = [];
     const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
     let line: Buffer[] = [];

@@ -205,8 +205,9 @@ export function openJournal(options: OpenJournalOptions) {
   /** The only writer of the active segment: `compose` turns it into one line, JSON as eventLine writes it ('' adds nothing). */
   async function lockedAppend(compose: (current: string) => string) {
     ensureDir(dirname(file));
-    // Taken over while held, nothing is lost: it guards milliseconds of work whose one O_APPEND write cannot tear a line.
-    const { fd, text } = await exclusively(file, place, () => {
+    // Taken over while held, nothing is lost: it guards milliseconds of work whose one O_APPEND write cannot tear a line
+    // (and a rotation that indexes the archives, which awaits as it goes: the lock is kept fresh meanwhile).
+    const { fd, text } = await exclusively(file, place, async () => {
       const current = readSegment(file);
       const line = compose(current ?? '');
       if (line === '') return { text: current ?? '' };
@@ -220,7 +221,7 @@ export function openJournal(options: OpenJournalOptions) {
         const after = `${current ?? ''}${added}`;
         // The line is in the page cache, so the rotation carries it; the rotation syncs what it writes.
         if (fstatSync(appendFd).size > rotateBytes)
-          rotate(file, after, {
+          await rotate(file, after, {
             keepResolved,
             keepBytes: Math.floor(rotateBytes / 2),
             today: utcDay(now()),
@@ -346,7 +347,11 @@ const LOOK_CAP_MS = 100;
 const RECORD = z.looseObject({ scope: z.string(), holder: z.looseObject(HOLDER.shape) });
 
 /** Runs `body` under the file lock of `file`; still locked past its bound is exit 13, naming the file. */
-async function exclusively<T>(file: string, options: Pick<HoldsOptions, 'lockStaleMs' | 'sleep'>, body: () => T) {
+async function exclusively<T>(
+  file: string,
+  options: Pick<HoldsOptions, 'lockStaleMs' | 'sleep'>,
+  body: () => T | Promise<T>,
+) {
   const release = await lockFile(file, {
     staleMs: options.lockStaleMs ?? DEFAULT_LOCK_STALE_MS,
     sleep: options.sleep,
@@ -359,7 +364,8 @@ async function exclusively<T>(file: string, options: Pick<HoldsOptions, 'lockSta
     });
   });
   try {
-    return body();
+    // A body that takes long (the archives indexed) lets the lock's holder record be kept fresh as it goes.
+    return await body();
   } finally {
     await release();
   }
