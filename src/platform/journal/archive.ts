@@ -54,7 +54,7 @@ type Location = { day: string; offset: number; length: number };
 
 /** The terms the index finds an entry by: what a write asks of history (a row by id, key, group or hedge; the rows of
  * a side, or of a request, begun on a day; the rows begun in ten minutes). */
-export function termsOf(entry: JournalEntry, day: string) {
+function termsOf(entry: JournalEntry, day: string) {
   const side = sideOf(entry);
   const created = Date.parse(entry.created_at);
   const hedges = new Set([entry.hedge_id, entry.context?.rolled_hedge_id].filter((id) => typeof id === 'string'));
@@ -181,7 +181,7 @@ export function journalArchive(
 type Times = Pick<RowFilter, 'since' | 'until'>;
 
 /** The folder's archive files, oldest day first. */
-export function archiveFiles(dir: string) {
+function archiveFiles(dir: string) {
   const folder = join(dir, ARCHIVE_DIR_NAME);
   return (journalIo(folder, 'read', () => readdirSync(folder)) ?? []).sort().flatMap((name) => {
     const day = ARCHIVE_FILE.exec(name)?.[1];
