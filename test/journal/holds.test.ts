@@ -4,6 +4,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import {
+  appendFileSync,
   chmodSync,
   chownSync,
   mkdirSync,
@@ -19,7 +20,8 @@ import { join } from 'node:path';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import { keeperLockPlace } from '../../src/features/keeper/keeper-service.js';
 import { processStart } from '../../src/core/files/file-lock.js';
-import { rotate } from '../../src/platform/journal/journal.js';
+import { rotate } from '../../src/platform/journal/archive.js';
+import { rowTest } from '../../src/platform/journal/client-journal.js';
 import { ARCHIVE_DIR_NAME, openJournal } from '../../src/platform/journal/index.js';
 import { KEY_ID, openFields, T0 } from './local-journal.js';
 import { tempFolders } from '../support/hedge-cli.js';
@@ -168,9 +170,11 @@ describe('segments: appends read only the active segment', () => {
       time = T0 + index * 30 * 60_000;
       ids.push(...(await resolved(journal, [`k-${index}`])));
     }
-    const archives = readdirSync(join(dir, ARCHIVE_DIR_NAME));
+    // The dated archives, and beside them their index.
+    const archives = readdirSync(join(dir, ARCHIVE_DIR_NAME)).filter((name) => name !== 'index');
     expect(archives.length).toBeGreaterThanOrEqual(2);
     for (const name of archives) expect(name).toMatch(/^journal-2025-01-1[5-8]\.jsonl$/);
+    expect(readdirSync(join(dir, ARCHIVE_DIR_NAME)).length).toBe(archives.length + 1);
     const active = readFileSync(join(dir, 'journal.jsonl'), 'utf8');
     expect(active.length).toBeLessThanOrEqual(16 * 1024 + 2_000);
     for (const id of [early.id, rollOpen.id, rollClose.id]) expect(active).toContain(id);
@@ -194,14 +198,82 @@ describe('segments: appends read only the active segment', () => {
     const dir = stateDir();
     const journal = journalAt(dir);
     await resolved(journal, ['r-0', 'r-1', 'r-2']);
-    rotateAll(journal.file);
+    await rotateAll(journal.file);
     const active = readFileSync(journal.file, 'utf8').trim().split('\n');
     expect([
-      readdirSync(join(dir, ARCHIVE_DIR_NAME)).length,
+      readdirSync(join(dir, ARCHIVE_DIR_NAME)),
       active.map((line) => JSON.parse(line).seq).filter((seq) => seq !== undefined),
-    ]).toEqual([1, [3]]);
+    ]).toEqual([['index', 'journal-2025-01-15.jsonl'], [3]]);
     const after = await journal.begin(openFields({ idempotency_key: 'after' }));
     expect([after.seq, (await journal.list()).map((entry) => entry.seq)]).toEqual([4, [4, 3, 2, 1]]);
+  });
+});
+
+describe("the archives' index: made from the archives, so never the only copy of anything", () => {
+  /** A journal of finished rows over two days, rotated small: most rows archived, found through the index. */
+  async function history(dir: string) {
+    let time = T0;
+    const journal = openJournal({ dir, now: () => time, rotateBytes: 2048, keepResolved: 1 });
+    for (let index = 0; index < 40; index++, time += 75 * 60_000) {
+      const market = ['USDTNGN', 'USDTKES'][index % 2];
+      const entry = await journal.begin(
+        openFields({
+          idempotency_key: `k-${index}`,
+          group: index % 5 === 0 ? `roll-${index}` : undefined,
+          request: {
+            method: 'POST',
+            path: '/hedges/add',
+            body: { market, side: 'buy', notional_usd: 100 + (index % 3) },
+          },
+        }),
+      );
+      await journal.update(entry.id, { outcome: 'done', hedge_id: `hdg_${index % 7}` });
+    }
+    return { journal, end: time };
+  }
+  /** What each question a write asks finds, and what every row read by day says it should (the archives whole). */
+  async function answers(journal: ReturnType<typeof openJournal>) {
+    const all = await journal.list();
+    const { request: _, ...who } = openFields();
+    const asks = [
+      { idempotencyKey: 'k-3' },
+      { idempotencyKey: 'k-39' },
+      { group: 'roll-10' },
+      { hedge: 'hdg_2' },
+      { side: 'USDTKES buy', since: T0 + 20 * 3_600_000 },
+      { request: { ...who, body: { market: 'USDTNGN', side: 'buy', notional_usd: 101 } }, since: T0 },
+      { since: T0 + 38 * 75 * 60_000 },
+    ];
+    const found = await Promise.all(asks.map(async (ask) => (await journal.list(ask)).map((entry) => entry.id)));
+    const expected = asks.map((ask) => all.filter(rowTest(ask)).map((entry) => entry.id));
+    return { found, expected, all: all.map((entry) => entry.id) };
+  }
+
+  it('a row archived is found by its key, group, hedge, side or request, as a read of every archive finds it; an index removed, cut short (a crash) or missing a rotation (an older hedge rotating without it) is made again, and finds the same', async () => {
+    const dir = stateDir();
+    const { journal } = await history(dir);
+    const index = join(dir, ARCHIVE_DIR_NAME, 'index');
+    const first = await answers(journal);
+    expect(first.all).toHaveLength(40);
+    expect(first.found).toEqual(first.expected);
+    expect(first.found.map((ids) => ids.length)).toEqual([1, 1, 1, 6, 12, 6, 2]);
+    // Removed: the next read makes it again.
+    rmSync(index, { recursive: true });
+    expect(await answers(openJournal({ dir }))).toEqual(first);
+    // Its buckets cut short, as a crash of the machine leaves writes that never reached the disk.
+    for (const name of readdirSync(index).filter((name) => name.endsWith('.jsonl')))
+      writeFileSync(join(index, name), readFileSync(join(index, name), 'utf8').slice(0, 10));
+    expect(await answers(openJournal({ dir }))).toEqual(first);
+    // An older hedge rotates without the index: its archive gains the active segment's rows, the segment is replaced.
+    const active = join(dir, 'journal.jsonl');
+    const moved = readFileSync(active, 'utf8');
+    const day = readdirSync(join(dir, ARCHIVE_DIR_NAME))
+      .filter((name) => name.startsWith('journal-'))
+      .at(-1)!;
+    appendFileSync(join(dir, ARCHIVE_DIR_NAME, day), moved);
+    rmSync(active);
+    writeFileSync(active, '', { mode: 0o600 });
+    expect(await answers(openJournal({ dir }))).toEqual(first);
   });
 });
 
@@ -236,7 +308,7 @@ describe('refusals: local state that cannot be used is exit 13, naming the path'
     expect(locked.message).toBe(
       `The action journal's ${locks} is a symbolic link; hedge does not follow it (it would write wherever it points).`,
     );
-    expect(() => rotateAll(journal.file)).toThrow(`${archive} is a symbolic link`);
+    await expect(rotateAll(journal.file)).rejects.toThrow(`${archive} is a symbolic link`);
     expect(stateRefusal(await keeperLockIn(folder)).message).toContain(`${keepers} is a symbolic link`);
     expect([statSync(target).mode & 0o777, readdirSync(target)]).toEqual([0o755, []]);
   });

@@ -64,6 +64,25 @@ describeWithPostgres('the PostgreSQL journal', (server) => {
     expect((await read())?.revision).toBe(2);
   });
 
+  it('the whole journal read a page at a time: 1,201 rows, every one once, newest first, as a list of them holds', async () => {
+    const url = await server().createDatabase();
+    const journal = journalAt(url);
+    await journal.begin(fields());
+    const at = '2026-03-02T09:00:00.000Z';
+    await sql(
+      url,
+      `INSERT INTO hedge.entries (id, created_at, updated_at, outcome, environment, base_url_host, key_id, command, idempotency_key, body_canonical, entry)
+       SELECT 'a_bulk' || n, $1::timestamptz, $1::timestamptz, 'done', 'test', 'h', 'k', 'add', 'bulk-' || n, '{}',
+         jsonb_build_object('id', 'a_bulk' || n, 'command', 'add', 'outcome', 'done', 'request', '{}'::jsonb, 'created_at', $1::text, 'updated_at', $1::text)
+       FROM generate_series(1, 1200) AS n`,
+      [at],
+    );
+    const read = [];
+    for await (const entry of journal.each()) read.push(entry.id);
+    expect([read.length, new Set(read).size]).toEqual([1201, 1201]);
+    expect(read).toEqual((await journal.list()).map((entry) => entry.id));
+  });
+
   it('a final outcome recorded as the store closes ends: letting go of a hold after the close takes no time', async () => {
     const sessions = postgresSessions({
       url: await server().createDatabase(),
@@ -172,7 +191,7 @@ describeWithPostgres('the PostgreSQL journal', (server) => {
     ]);
     expect(
       (await q('SELECT version FROM hedge.schema_migrations ORDER BY version')).rows.map((row) => row.version),
-    ).toEqual([1, 2, 3, 4]);
+    ).toEqual([1, 2, 3, 4, 5]);
     const made = await journal.begin(fields());
     expect(made).toMatchObject({ seq: 3, revision: 1 });
     expect(await journal.update('a_old000000001', { outcome: 'unknown' })).toMatchObject({

@@ -3,12 +3,14 @@ import {
   closeSync,
   constants,
   fchmodSync,
+  fstatSync,
   fsyncSync,
   lstatSync,
   openSync,
   renameSync,
   unlinkSync,
   writeSync,
+  type BigIntStats,
   type Stats,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -43,7 +45,12 @@ export function notRegularReason(target: string) {
     : undefined;
 }
 
-/** writeFileDurably in two steps, for a caller that checks something between the write and the rename. */
+/** Which file this is, as long as it exists and whatever is written to it: its device, inode and birth (an inode
+ * freed is soon another file's). */
+export const fileIdentity = ({ dev, ino, birthtimeNs }: BigIntStats) => `${dev}:${ino}:${birthtimeNs}`;
+
+/** writeFileDurably in two steps, for a caller that checks something between the write and the rename (`identity`: the
+ * file's fileIdentity, which it keeps once renamed). */
 export function prepareDurableWrite(target: string, data: FileContent) {
   const notRegular = notRegularReason(target);
   if (notRegular) throw new Error(`cannot write ${target}: ${notRegular}`);
@@ -71,8 +78,10 @@ export function prepareDurableWrite(target: string, data: FileContent) {
     unlinkQuietly(temporary);
     throw error;
   }
+  const identity = fileIdentity(fstatSync(fd, { bigint: true }));
   closeSync(fd);
   return {
+    identity,
     commit() {
       try {
         renameSync(temporary, target);

@@ -1,10 +1,21 @@
 // The accounts' own records (designations, events, imported rates, corrections), one store per account, kept as
 // the journal is kept: its folder judged, never through a link, written under a hold judged by its holder's liveness,
-// append-only, each record carrying the hash of the one before it and the chain's head kept in a file of its own, so
-// that an edit, a re-sealed chain or records removed from the end are found on the next read. With the team store the
-// records live there, beside the journal, under the journal's own lock, each append one transaction with its head.
+// append-only (a record a line, appended), each record carrying the hash of the one before it and the chain's head
+// kept in a file of its own with the digest of the records it counts, so that an edit, a re-sealed chain or records
+// removed from the end are found on the next read. With the team store the records live there, beside the journal,
+// under the journal's own lock, each append one transaction with its head.
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { AuthError, HeldError, StateError, UsageError } from '../../core/errors.js';
@@ -19,10 +30,11 @@ import { readBoundedJson } from '../../core/security/json-keys.js';
 import { canonicalJson } from '../../core/files/canonical-json.js';
 import { describeHolder } from '../../platform/journal/client-journal.js';
 import { JournalError } from '../../platform/journal/entry.js';
-import { ensureDir, namedHolds } from '../../platform/journal/journal.js';
+import { namedHolds } from '../../platform/journal/journal.js';
+import { ensureDir } from '../../platform/journal/journal-files.js';
 import { isTeamJournal } from '../../platform/journal/index.js';
 import { journalDir } from '../../platform/journal/location.js';
-import { writeFileDurably } from '../../core/files/durable-write.js';
+import { writeAllSync, writeFileDurably } from '../../core/files/durable-write.js';
 import { shellWord } from '../../core/program.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { JsonObject } from '../../core/objects.js';
@@ -41,7 +53,14 @@ const RECORD = z.object({
   hash: z.string(),
 });
 const FILE = z.object({ records: z.array(RECORD) });
-const HEAD = z.object({ count: z.number(), hash: z.string() });
+const HEAD = z.object({
+  count: z.number(),
+  hash: z.string(),
+  /** The bytes of the file that hold the records counted, and their SHA-256: records read as they were written are
+   * taken as checked when they were written (absent in an older hedge's head, and on the team store). */
+  bytes: z.optional(z.number()),
+  digest: z.optional(z.string()),
+});
 export type AcctRecord = z.infer<typeof RECORD>;
 
 /** What a read accepts, and so what an append may make: an append past it is refused before anything is written. */
@@ -128,7 +147,7 @@ function readStoreFile(store: Store, path: string) {
   }
   if (!existsSync(path)) return;
   try {
-    return readRegularFileSync(path, { maxBytes: MAX_BYTES, guard: 'trusted', noFollow: true }).toString('utf8');
+    return readRegularFileSync(path, { maxBytes: MAX_BYTES, guard: 'trusted', noFollow: true });
   } catch (error) {
     throw new UsageError(`Cannot read the accounting records ${path}: ${describeReadError(error)}.`);
   }
@@ -139,10 +158,13 @@ const changed = (path: string, what: string) =>
     `The accounting records ${path} were changed outside hedge: ${what}. Restore them from a backup; hedge never edits a record.`,
   );
 
-/** The file of a store's records, as a writer writes it: a record a line. */
+/** An older hedge's store file (and the team store's records as read): one document, a record a line. */
 const recordsText = (lines: string[]) => `{"records":[\n${lines.join(',\n')}\n]}\n`;
+const LEGACY = '{"records":';
+const digestOf = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-async function readStore(store: Store) {
+/** The records, checked, and (a file of a record a line) the bytes that hold them: where the next record goes. */
+async function readStore(store: Store): Promise<{ records: AcctRecord[]; bytes?: number; file?: Buffer }> {
   if (store.team) {
     const read = await store.team.acctRecords.read(store.name, MAX_BYTES);
     if (read.bytes > MAX_BYTES)
@@ -150,44 +172,90 @@ async function readStore(store: Store) {
         `Cannot read the accounting records ${store.shown}: they hold more than ${sizeInWords(MAX_BYTES)}.`,
       );
     // Written with their head in one transaction and read in one snapshot: records past the head were added outside.
-    return checkRecords(store, read.head, read.lines === undefined ? undefined : recordsText([read.lines]), true);
+    const text = read.lines === undefined ? undefined : recordsText([read.lines]);
+    const records = text === undefined ? undefined : wholeFile(store, text);
+    return { records: checkRecords(store, readHead(store, read.head), records, true) };
   }
   // The head before the records: a writer writes them the other way round, so a read between its two writes sees
   // records past the head, never fewer.
-  const headText = readStoreFile(store, store.head);
-  return checkRecords(store, headText, readStoreFile(store, store.file), false);
+  const head = readHead(store, readStoreFile(store, store.head)?.toString('utf8'));
+  const file = readStoreFile(store, store.file);
+  if (file === undefined || file.subarray(0, LEGACY.length).toString() === LEGACY)
+    return { records: checkRecords(store, head, file && wholeFile(store, file.toString('utf8')), false) };
+  // A record a line; what follows the last newline is a write cut short, which holds no record.
+  const bytes = file.lastIndexOf(0x0a) + 1;
+  // Read as written (the head's digest): taken as checked then, each record's chain linked but not hashed again.
+  const asWritten =
+    head?.bytes !== undefined && head.bytes <= bytes && digestOf(file.subarray(0, head.bytes)) === head.digest
+      ? head.count
+      : 0;
+  const records: AcctRecord[] = [];
+  for (let start = 0, end; start < bytes; start = end + 1) {
+    end = file.indexOf(0x0a, start);
+    // Each line decoded alone: no copy of the whole file as text.
+    const line = file.toString('utf8', start, end);
+    if (records.length < asWritten) {
+      records.push(JSON.parse(line) as AcctRecord);
+      continue;
+    }
+    const record = readBoundedJson(line, { maxBytes: MAX_BYTES, maxDepth: 15 }, RECORD);
+    if (typeof record === 'string')
+      throw new UsageError(
+        `The accounting records ${store.shown} are not hedge's: record ${records.length + 1}: ${record}.`,
+      );
+    records.push(record);
+  }
+  return { records: checkRecords(store, head, records, false, asWritten), bytes, file };
 }
 
-function checkRecords(store: Store, headText: string | undefined, text: string | undefined, exact: boolean) {
+/** An older hedge's file, or the team store's records, as records (one document). */
+function wholeFile(store: Store, text: string) {
+  const read = readBoundedJson(text, { maxBytes: MAX_BYTES, maxDepth: 16 }, FILE);
+  if (typeof read === 'string') throw new UsageError(`The accounting records ${store.shown} are not hedge's: ${read}.`);
+  return read.records;
+}
+
+function readHead(store: Store, headText: string | undefined) {
   const head = headText === undefined ? undefined : readBoundedJson(headText, { maxBytes: 1024, maxDepth: 2 }, HEAD);
   const headName = store.team ? 'hedge.acct_heads' : store.head;
   if (typeof head === 'string') throw changed(store.shown, `the head of its chain (${headName}) is unreadable`);
-  if (text === undefined) {
+  return head;
+}
+
+/** The records' chain checked, each from the one before it (the first `asWritten` linked only: read as written), and
+ * against its head. */
+function checkRecords(
+  store: Store,
+  head: z.infer<typeof HEAD> | undefined,
+  records: AcctRecord[] | undefined,
+  exact: boolean,
+  asWritten = 0,
+) {
+  const headName = store.team ? 'hedge.acct_heads' : store.head;
+  if (records === undefined) {
     if (head && head.count > 0) throw changed(store.shown, 'the records are gone while their head is there');
     return [];
   }
-  const read = readBoundedJson(text, { maxBytes: MAX_BYTES, maxDepth: 16 }, FILE);
-  if (typeof read === 'string') throw new UsageError(`The accounting records ${store.shown} are not hedge's: ${read}.`);
   let prev = '';
-  read.records.forEach((record, index) => {
-    if (record.seq !== index + 1 || record.prev !== prev || hashOf(record) !== record.hash)
+  records.forEach((record, index) => {
+    if (record.seq !== index + 1 || record.prev !== prev || (index >= asWritten && hashOf(record) !== record.hash))
       throw changed(store.shown, `record ${index + 1}'s hash does not follow from the records before it`);
     prev = record.hash;
   });
   if (head === undefined) throw changed(store.shown, `the head of its chain (${headName}) is missing`);
   // Written after the records: a crash between the two leaves records past the head, never fewer.
-  if (read.records.length < head.count)
-    throw changed(store.shown, `its last ${head.count - read.records.length} record(s) were removed`);
-  if (exact && read.records.length > head.count)
-    throw changed(store.shown, `${read.records.length - head.count} record(s) were added past its head`);
-  if (head.count > 0 && read.records[head.count - 1].hash !== head.hash)
+  if (records.length < head.count)
+    throw changed(store.shown, `its last ${head.count - records.length} record(s) were removed`);
+  if (exact && records.length > head.count)
+    throw changed(store.shown, `${records.length - head.count} record(s) were added past its head`);
+  if (head.count > 0 && records[head.count - 1].hash !== head.hash)
     throw changed(store.shown, `its chain was sealed again: record ${head.count} is not the one its head names`);
-  return read.records;
+  return records;
 }
 
 /** Every record of the environment's store, its chain checked against its head; none when nothing was recorded yet. */
 export async function readRecords(ctx: StorePorts) {
-  return await readStore(await storeOf(ctx));
+  return (await readStore(await storeOf(ctx))).records;
 }
 
 /** Where records are kept that this account's store (holding none) might have held: each earlier store of it that holds
@@ -248,7 +316,7 @@ export async function appendRecords(
       { holder: taken.holder, hint: 'Run it again when that command has ended (a stopped one: `fg` it, or end it).' },
     );
   try {
-    const records = await readStore(store);
+    const { records, bytes, file } = await readStore(store);
     const count = records.length;
     const bodies = await make(records);
     if (!bodies.length) return [];
@@ -264,15 +332,16 @@ export async function appendRecords(
       };
       records.push({ ...unsealed, hash: hashOf(unsealed) });
     }
-    // A record a line: what a read accepts bounds what may be written.
-    const lines = records.map((record) => JSON.stringify(record));
-    const text = recordsText(lines);
-    const bytes = Buffer.byteLength(text);
-    if (bytes > MAX_BYTES)
-      throw new UsageError(
-        `Recording this would make the accounting records ${store.shown} ${sizeInWords(bytes)}, past the ${sizeInWords(MAX_BYTES)} they may hold; nothing was recorded.`,
-      );
     const added = records.slice(-bodies.length);
+    // A record a line, appended after those read; an older hedge's file (or none yet) written whole, and the team
+    // store's records all counted: what a read accepts bounds what may be written.
+    const lines = records.slice(bytes === undefined ? 0 : count).map((record) => JSON.stringify(record));
+    const appended = `${lines.join('\n')}\n`;
+    const total = (bytes ?? 0) + Buffer.byteLength(appended);
+    if (total > MAX_BYTES)
+      throw new UsageError(
+        `Recording this would make the accounting records ${store.shown} ${sizeInWords(total)}, past the ${sizeInWords(MAX_BYTES)} they may hold; nothing was recorded.`,
+      );
     beforeWrite?.(added);
     if (store.team) {
       await store.team.acctRecords.append(store.name, count, lines.slice(count), records.at(-1)!.hash);
@@ -280,8 +349,9 @@ export async function appendRecords(
     }
     try {
       // The first records follow an empty head, so that no read ever finds records without one.
-      if (records.length === bodies.length) writeHead(store, 0, '');
-      writeFileDurably(store.file, text);
+      if (records.length === bodies.length) writeHead(store, { count: 0, hash: '' });
+      if (bytes === undefined) writeFileDurably(store.file, appended);
+      else appendDurably(store.file, bytes, appended);
     } catch (error) {
       throw new JournalError(
         `Cannot write the accounting records ${store.file}: ${describeReadError(error)}; nothing was recorded.`,
@@ -290,7 +360,11 @@ export async function appendRecords(
     }
     // Past this point the records are made: a head left behind is one a later append writes again.
     try {
-      writeHead(store, records.length, records.at(-1)!.hash);
+      const digest = createHash('sha256')
+        .update(bytes === undefined || !file ? '' : file.subarray(0, bytes))
+        .update(appended)
+        .digest('hex');
+      writeHead(store, { count: records.length, hash: records.at(-1)!.hash, bytes: total, digest });
     } catch {
       // The records read past an older head (a crash between the two writes reads the same).
     }
@@ -300,5 +374,17 @@ export async function appendRecords(
   }
 }
 
-const writeHead = (store: Store, count: number, hash: string) =>
-  writeFileDurably(store.head, `${JSON.stringify({ count, hash })}\n`);
+/** Appends `text` to the store file after its first `bytes` (what follows them, a write cut short, is dropped), synced. */
+function appendDurably(path: string, bytes: number, text: string) {
+  const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW);
+  try {
+    if (fstatSync(fd).size > bytes) ftruncateSync(fd, bytes);
+    writeAllSync(fd, Buffer.from(text));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const writeHead = (store: Store, head: z.infer<typeof HEAD>) =>
+  writeFileDurably(store.head, `${JSON.stringify(head)}\n`);

@@ -645,7 +645,11 @@ async function sayWouldDo(ports: WritePorts, writes: readonly KeeperWrite[], say
 
 /** Whether the journal shows this hedge closed by a roll or a keeper's action (this keeper before a restart, or a `hedge roll` whose open then failed): that side is to be covered again, not drift. */
 async function closedByARoll(ports: WritePorts, hedgeId: string) {
-  const [entries, own] = await Promise.all([(await ports.journal()).list(), ownRowTest(ports)]);
+  const [journal, own] = await Promise.all([ports.journal(), ownRowTest(ports)]);
+  // The rows naming the hedge, and every row of their keepers' groups (whose closes may have been refused).
+  const named = await journal.list({ hedge: hedgeId });
+  const groups = new Set(named.flatMap((entry) => (ofKeeper(entry.group) ? [entry.group] : [])));
+  const entries = [...named, ...(await Promise.all([...groups].map((group) => journal.list({ group })))).flat()];
   // A close of the hedge (a roll's close leg, a convergence's close), or a roll's open planned to replace it — not the open that made it.
   const closes = (entry: JournalEntry) => entry.leg === 'close' || entry.request?.path?.endsWith('/close') === true;
   // A group whose close the server refused closed nothing: a close of that hedge since is a colleague's.

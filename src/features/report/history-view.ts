@@ -87,7 +87,12 @@ export function resizedHedges(entries: readonly JournalEntry[], ids: ReadonlySet
 export async function readResizedHedges(ports: Pick<CommandContext, 'journal' | 'log'>, ids: ReadonlySet<string>) {
   if (ids.size === 0) return new Map();
   try {
-    return resizedHedges(await (await ports.journal()).list(), ids);
+    // The whole journal read a part at a time, keeping only the entries of these hedges (newest first, as listed).
+    const named: JournalEntry[] = [];
+    for await (const entry of (await ports.journal()).each())
+      if ([entry.hedge_id, entry.context?.hedge_id].some((id) => typeof id === 'string' && ids.has(id)))
+        named.push(entry);
+    return resizedHedges(named, ids);
   } catch (error) {
     ports.log(`history: the journal was not read for resized hedges (${messageOf(error)})`);
     return new Map();

@@ -135,7 +135,7 @@ export async function stepsDryRun(ports: WritePorts, steps: readonly JournaledSt
 /** A journaled plan as the journal holds it: each leg's row, and whether one is still unresolved (the plan is
  * unfinished). */
 export async function journaledPlan(ports: WritePorts, group: string) {
-  const rows = (await (await ports.journal()).list()).filter((row) => row.group === group);
+  const rows = await (await ports.journal()).list({ group });
   return { row: (leg: string) => rows.find((row) => row.leg === leg), unfinished: rows.some(isUnresolved) };
 }
 

@@ -445,7 +445,7 @@ async function refuseRecentRepeat({ ports, journal, match, own, action, checked 
   const since = ports.clock.now() - windowMs;
   const endedAt = (entry: JournalEntry) => Date.parse(entry.resolved_at ?? entry.created_at);
   // The journal reads by when an action began: one resumed into the window may have begun a key lifetime before it.
-  const [recent] = (await journal.list({ since: since - keyLifetimeMs(ports.env) }))
+  const [recent] = (await journal.list({ since: since - keyLifetimeMs(ports.env), request: match }))
     .filter(
       (entry) =>
         hasLanded(entry) &&
@@ -494,7 +494,7 @@ async function refuseRecentRepeat({ ports, journal, match, own, action, checked 
 /** The entry's context with its side's baseline moved by every change of the side the journal knows landed since. */
 async function attributedContext({ journal, identity, own }: WriteRun, entry: JournalEntry) {
   // The other changes of the side this account's journal knows began since.
-  const others = (await journal.list({ since: Date.parse(entry.created_at) })).filter(
+  const others = (await journal.list({ since: Date.parse(entry.created_at), side: sideOf(entry) })).filter(
     (other) =>
       other.id !== entry.id &&
       !['planned', 'rejected', 'abandoned'].includes(other.outcome) &&

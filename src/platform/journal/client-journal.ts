@@ -5,6 +5,7 @@ import {
   JournalError,
   changeOf,
   isUnresolved,
+  sideOf,
   OUTCOMES,
   type BeginFields,
   type Change,
@@ -26,7 +27,10 @@ const ID_RANDOM_CHARS = 4;
 /** Signs a new row as it is stored: its `seal`. */
 export type RowSeal = (entry: JournalEntry) => string;
 
-export type ListOptions = Pick<RowFilter, 'pending' | 'idempotencyKey' | 'since' | 'until' | 'limit'>;
+export type ListOptions = Pick<
+  RowFilter,
+  'pending' | 'idempotencyKey' | 'since' | 'until' | 'limit' | 'request' | 'side' | 'group' | 'hedge'
+>;
 
 /** The "same request" rule: what must agree for an earlier unresolved entry to be resumed. */
 type SameRequest = Pick<JournalEntry, 'environment' | 'base_url_host' | 'key_id' | 'command' | 'group' | 'leg'> & {
@@ -49,8 +53,51 @@ export interface RowFilter {
   since?: number;
   until?: number;
   limit?: number;
-  /** A client may read only rows of this request's identity and body (the journal checks the rule itself). */
+  /** Only rows of this request's identity and body (the "same request" rule less a roll's group and leg, which callers
+   * check themselves). */
   request?: SameRequest;
+  /** Only rows that change this side (`MARKET side`, as sideOf names it). */
+  side?: string;
+  /** Only the legs of this group. */
+  group?: string;
+  /** Only rows that acted on this hedge (its `hedge_id`) or rolled it (`context.rolled_hedge_id`). */
+  hedge?: string;
+}
+
+/** Whether an entry is a row `filter` picks (what the team store's query asks of its rows). */
+export function rowTest(filter: RowFilter) {
+  const {
+    id,
+    idPrefix = '',
+    idSuffix = '',
+    pending,
+    idempotencyKey,
+    since,
+    until,
+    request,
+    side,
+    group,
+    hedge,
+  } = filter;
+  const body = request && canonicalJson(request.body);
+  return (entry: JournalEntry) =>
+    (id === undefined || entry.id === id) &&
+    entry.id.startsWith(idPrefix) &&
+    entry.id.endsWith(idSuffix) &&
+    (idempotencyKey === undefined || entry.idempotency_key === idempotencyKey) &&
+    (!pending || isUnresolved(entry)) &&
+    // The record's own created_at, at or after `since` and before `until`.
+    (since === undefined || Date.parse(entry.created_at) >= since) &&
+    (until === undefined || Date.parse(entry.created_at) < until) &&
+    (group === undefined || entry.group === group) &&
+    (hedge === undefined || entry.hedge_id === hedge || entry.context?.rolled_hedge_id === hedge) &&
+    (side === undefined || sideOf(entry) === side) &&
+    (request === undefined ||
+      (entry.key_id === request.key_id &&
+        entry.command === request.command &&
+        entry.environment === request.environment &&
+        entry.base_url_host === request.base_url_host &&
+        canonicalJson(entry.request?.body) === body));
 }
 
 /** The rows of a journal: read, appended, changed — each atomically. */
@@ -60,6 +107,8 @@ interface RecordsClient {
   /** Folds `patch` into the row (later fields win, updated_at = at, revision + 1); undefined when there is no such row. */
   change(id: string, patch: JournalPatch, at: string): Promise<JournalEntry | undefined>;
   read(filter: RowFilter): Promise<JournalEntry[]>;
+  /** The rows `filter` picks, newest first, read a part at a time (a day of archive, a page of the store). */
+  each(filter: RowFilter): AsyncIterable<JournalEntry>;
 }
 
 /** What a hold is on: an entry being carried out, or a per-account lock's scope. */
@@ -145,6 +194,11 @@ export function clientJournal(
     async list({ limit, ...filter }: ListOptions = {}) {
       // A negative limit lists nothing.
       return records.read({ ...filter, limit: limit && Math.max(0, limit) });
+    },
+
+    /** As list, but read a part at a time, for a reader that keeps only what it needs of the whole of history. */
+    each({ limit: _, ...filter }: ListOptions = {}) {
+      return records.each(filter);
     },
 
     /** By full id, or a unique part of one (its start, its end, or both around `…`); an ambiguous part throws, naming the candidates. */

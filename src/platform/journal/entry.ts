@@ -228,12 +228,21 @@ export function refuseUnreadable(row: string) {
     throw new JournalError(`A journal event ${read} is not written (a request like that is refused).`);
 }
 
-export function foldJournal(text: string, onSkip: (skip: SkippedLine) => void = () => {}) {
+/** A line as an event, or why it is not one. */
+export type EventReader = (line: string) => z.infer<typeof EVENT> | string;
+
+/** The entries a journal's events make, in the order each began; `read` reads a line (readRow by default; one that
+ * remembers the lines it read already, for a segment read again and again). */
+export function foldJournal(
+  text: string,
+  onSkip: (skip: SkippedLine) => void = () => {},
+  read: EventReader = (line) => readRow(line, EVENT),
+) {
   const folded = new Map<string, { firstLine: number; events: number; fields: JsonObject }>();
   const lines = text.split('\n');
   lines.forEach((line, index) => {
     if (!line.trim()) return;
-    const event = readRow(line, EVENT);
+    const event = read(line);
     if (typeof event === 'string') {
       // The text after the last newline is a write still under way or cut short by a crash.
       const unterminated = index === lines.length - 1;

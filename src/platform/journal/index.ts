@@ -7,7 +7,9 @@ export type { Holder } from '../../core/files/file-lock.js';
 export { describeHolder, matchesRequest, type Journal, type ListOptions } from './client-journal.js';
 export { keyFingerprint } from './row-integrity.js';
 export { journalDir } from './location.js';
-export { ARCHIVE_DIR_NAME, ensureDir, openJournal } from './journal.js';
+export { ARCHIVE_DIR_NAME } from './archive.js';
+export { ensureDir } from './journal-files.js';
+export { openJournal } from './journal.js';
 
 /** Opens the PostgreSQL store; connects lazily (its code loads only then). */
 export async function openTeamJournal(options: TeamJournalOptions) {

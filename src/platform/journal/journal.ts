@@ -1,18 +1,15 @@
-// The action journal on a local file, the embedded default backend: its records under its one append lock, its holds as namedHolds (below) takes every one, its segments and archives.
+// The action journal on a local file, the embedded default backend: its records under its one append lock, its holds as namedHolds (below) takes every one, its active segment (archive.ts keeps the rest).
 import * as z from 'zod/mini';
-import { closeSync, fstatSync, fsyncSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, fstatSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { utcDay, utcIso } from '../../core/utc-text.js';
-import { syncDirectory, unlinkQuietly, writeAllSync, writeFileDurably } from '../../core/files/durable-write.js';
+import { syncDirectory, unlinkQuietly, writeFileDurably } from '../../core/files/durable-write.js';
 import {
-  describeReadError,
-  makePrivateDir,
   MAX_INPUT_FILE_BYTES,
-  openRegularFileSync,
   ReadRefused,
   readRegularFileSync,
   refuseUntrustedFolder,
-  type FileReading,
+  describeReadError,
 } from '../../core/security/bounded-read.js';
 import {
   currentHolder,
@@ -24,7 +21,7 @@ import {
   type Holder,
   type RecordedHolder,
 } from '../../core/files/file-lock.js';
-import { HedgeError, UsageError } from '../../core/errors.js';
+import { UsageError } from '../../core/errors.js';
 import { poll } from '../../core/process/timers.js';
 import { issueWords } from '../../core/security/json-keys.js';
 import {
@@ -33,6 +30,7 @@ import {
   lastHolderOf,
   type HoldResult,
   type LockerClient,
+  rowTest,
   type RowFilter,
   type RowSeal,
 } from './client-journal.js';
@@ -50,6 +48,19 @@ import {
   type SkippedLine,
 } from './entry.js';
 import { refuseKeyShaped, sha256Hex } from './row-integrity.js';
+import { journalArchive, rotate } from './archive.js';
+import {
+  asJournalError,
+  ensureDir,
+  entriesIn,
+  JOURNAL_FILE,
+  MAX_LINE_BYTES,
+  openForAppend,
+  readSegment,
+  replaceFileDurably,
+  syncFile,
+  writeAll,
+} from './journal-files.js';
 
 /** `dir`: journalDir(env) for the CLI, created on the first write, never by a read; the rest as its holds take them (namedHolds). */
 type OpenJournalOptions = Omit<HoldsOptions, 'session' | 'now'> & {
@@ -76,6 +87,9 @@ export function openJournal(options: OpenJournalOptions) {
   const file = join(dir, 'journal.jsonl');
   /** Where it lives and how its holds are taken (namedHolds). */
   const place = { ...options, now };
+  const archive = journalArchive(dir, { underLock: (body) => exclusively(file, place, body), onSkip });
+  /** The active segment's lines read so far, each as an event or why it is none. */
+  let checked = new Map<string, string | true>();
 
   /** A begin event: `{"id":…,"at":…,"seq":N, …}`, its seq the next of this journal, given under its lock (its clock plays no part). */
   async function appendEntry(entry: JournalEntry, seal?: RowSeal) {
@@ -103,46 +117,97 @@ export function openJournal(options: OpenJournalOptions) {
     return byId(marked.join('\n')) ?? byId(text);
   }
 
-  /** The entries the filter picks, newest first. Unresolved entries never leave the active segment; an id is looked for there first. */
-  async function readEntries(filter: RowFilter) {
-    const { id, idPrefix = '', idSuffix = '', pending, idempotencyKey, since, until, limit } = filter;
-    const chosen = (entry: JournalEntry) =>
-      (id === undefined || entry.id === id) &&
-      entry.id.startsWith(idPrefix) &&
-      entry.id.endsWith(idSuffix) &&
-      (idempotencyKey === undefined || entry.idempotency_key === idempotencyKey) &&
-      (!pending || isUnresolved(entry)) &&
-      // The record's own created_at, at or after `since` and before `until`.
-      (since === undefined || Date.parse(entry.created_at) >= since) &&
-      (until === undefined || Date.parse(entry.created_at) < until);
+  /** The entries the filter picks, newest first. Unresolved entries never leave the active segment, where an id is
+   * looked for first; the archives are read through their index where the filter names a row (an id, a key, a group, a
+   * hedge) or a side or a request since a time, else by day, from the newest, as far as `since` or `limit` need. */
+  async function readEntries(filter: RowFilter, tries = 3): Promise<JournalEntry[]> {
+    const { pending, id, since, until, limit } = filter;
+    const chosen = rowTest(filter);
+    const { entries, segment } = activeEntries();
     // The active segment's entries, in creation order (every unresolved entry is there).
-    const byId = new Map(entriesIn(file, onSkip).map((entry) => [entry.id, entry]));
+    const byId = new Map(entries.map((entry) => [entry.id, entry]));
     const picked = () => newestFirst([...byId.values()]).filter(chosen);
     const active = picked();
     if (pending || (id !== undefined && active.length)) return active.slice(0, limit);
-    // Then the archives the filter may want (an entry caught mid-rotation is in both: the active copy wins).
-    const archives = archiveFiles(dir)
-      .filter(
-        ({ day }) => (since === undefined || day >= utcDay(since)) && (until === undefined || day <= utcDay(until)),
-      )
-      .reverse();
-    for (const archive of archives) {
+    // The index after the segment: when a rotation moved entries out of it meanwhile, the segment is read again.
+    const current = await archive.current(segment);
+    if (current === 'again' && tries > 1) return readEntries(filter, tries - 1);
+    // Rotated under every read: each archive of the time asked is read whole.
+    const manifest = current === 'again' ? undefined : current;
+    // An entry caught mid-rotation is in both places: the active copy is the newer one.
+    const take = (entry: JournalEntry) => {
+      if (!byId.has(entry.id) && chosen(entry)) byId.set(entry.id, entry);
+    };
+    const terms = manifest && archive.termsFor(manifest, filter);
+    if (manifest && terms) {
+      const found = archive.lookup(manifest, terms);
+      // A bucket that lost writes (the machine crashed) is made again from the archives, and read again.
+      const again = found === 'damaged' ? archive.lookup(await archive.repair(), terms) : found;
+      if (again === 'damaged') throw new JournalError(`The index of ${archive.folder} could not be made again.`);
+      again.forEach(take);
+      return picked().slice(0, limit);
+    }
+    for (const { day, path } of archive.days(manifest, { since, until })) {
       if (limit !== undefined) {
         // Archives are by creation day: once `limit` entries are newer than this archive's whole day, it cannot add any.
         const cut = picked()[limit - 1];
-        if (cut !== undefined && utcDay(cut.created_at) > archive.day) break;
+        if (cut !== undefined && utcDay(cut.created_at) > day) break;
       }
-      // The active segment's copy is the newer one (it may hold events added after a crash mid-rotation).
-      for (const entry of entriesIn(archive.path, onSkip)) if (!byId.has(entry.id)) byId.set(entry.id, entry);
+      entriesIn(path, onSkip).forEach(take);
     }
     return picked().slice(0, limit);
+  }
+
+  /** The entries the filter picks, newest first: the active segment's, then each archive of its time, a day at a time,
+   * newest first (an active entry before the archives of days before it began). */
+  async function* eachEntry(filter: RowFilter) {
+    const chosen = rowTest(filter);
+    const { entries } = activeEntries();
+    const active = newestFirst(entries).filter(chosen);
+    // An entry caught mid-rotation is in both places: the active copy is the newer one.
+    const inActive = new Set(entries.map((entry) => entry.id));
+    let next = 0;
+    if (!filter.pending)
+      for (const { day, path } of archive.days(undefined, filter)) {
+        while (next < active.length && utcDay(active[next].created_at) >= day) yield active[next++];
+        yield* newestFirst(entriesIn(path, onSkip).filter((entry) => !inActive.has(entry.id) && chosen(entry)));
+      }
+    yield* active.slice(next);
+  }
+
+  /** The active segment's entries and identity. */
+  function activeEntries() {
+    let segment = 'none';
+    const tooLong = (line: number) =>
+      onSkip?.({ file, line, reason: `longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB: not read` });
+    const text = readSegment(file, tooLong, (identity) => (segment = identity)) ?? '';
+    return { entries: foldActive(text, true), segment };
+  }
+
+  /** The entries of the active segment's `text` (`told`: each line skipped told); a line read once is not checked
+   * again while it stays there. */
+  function foldActive(text: string, told = false) {
+    const seen = new Map<string, string | true>();
+    const entries = foldJournal(
+      text,
+      (skip) => told && onSkip?.({ ...skip, file }),
+      (line) => {
+        const known = checked.get(line);
+        const event = known === true ? JSON.parse(line) : (known ?? readRow(line, EVENT));
+        seen.set(line, typeof event === 'string' ? event : true);
+        return event;
+      },
+    );
+    checked = seen;
+    return entries;
   }
 
   /** The only writer of the active segment: `compose` turns it into one line, JSON as eventLine writes it ('' adds nothing). */
   async function lockedAppend(compose: (current: string) => string) {
     ensureDir(dirname(file));
-    // Taken over while held, nothing is lost: it guards milliseconds of work whose one O_APPEND write cannot tear a line.
-    const { fd, text } = await exclusively(file, place, () => {
+    // Taken over while held, nothing is lost: it guards milliseconds of work whose one O_APPEND write cannot tear a line
+    // (and a rotation that indexes the archives, which awaits as it goes: the lock is kept fresh meanwhile).
+    const { fd, text } = await exclusively(file, place, async () => {
       const current = readSegment(file);
       const line = compose(current ?? '');
       if (line === '') return { text: current ?? '' };
@@ -156,7 +221,7 @@ export function openJournal(options: OpenJournalOptions) {
         const after = `${current ?? ''}${added}`;
         // The line is in the page cache, so the rotation carries it; the rotation syncs what it writes.
         if (fstatSync(appendFd).size > rotateBytes)
-          rotate(file, after, {
+          await rotate(file, after, {
             keepResolved,
             keepBytes: Math.floor(rotateBytes / 2),
             today: utcDay(now()),
@@ -181,7 +246,7 @@ export function openJournal(options: OpenJournalOptions) {
     const event = (id: string, holder: RecordedHolder | null) => eventLine({ id, at: utcIso(now()) }, { holder });
     /** The entry in the active segment, or in `text` (its contents under its lock). */
     const entryOf = (id: string, text?: string) =>
-      (text === undefined ? entriesIn(file, onSkip) : foldJournal(text)).find((entry) => entry.id === id);
+      (text === undefined ? activeEntries().entries : foldActive(text)).find((entry) => entry.id === id);
     const ours = (entry: JournalEntry) => entry.holder?.session === session;
     const holders = holderReader(notice);
     const named = namedHolds({ ...place, session });
@@ -226,7 +291,7 @@ export function openJournal(options: OpenJournalOptions) {
   return Object.assign(
     clientJournal(
       // The records: events appended to the active segment under its lock, folded into entries when read.
-      { location: file, append: appendEntry, change: changeEntry, read: readEntries },
+      { location: file, append: appendEntry, change: changeEntry, read: readEntries, each: eachEntry },
       fileLocker(),
       { now },
     ),
@@ -282,7 +347,11 @@ const LOOK_CAP_MS = 100;
 const RECORD = z.looseObject({ scope: z.string(), holder: z.looseObject(HOLDER.shape) });
 
 /** Runs `body` under the file lock of `file`; still locked past its bound is exit 13, naming the file. */
-async function exclusively<T>(file: string, options: Pick<HoldsOptions, 'lockStaleMs' | 'sleep'>, body: () => T) {
+async function exclusively<T>(
+  file: string,
+  options: Pick<HoldsOptions, 'lockStaleMs' | 'sleep'>,
+  body: () => T | Promise<T>,
+) {
   const release = await lockFile(file, {
     staleMs: options.lockStaleMs ?? DEFAULT_LOCK_STALE_MS,
     sleep: options.sleep,
@@ -295,7 +364,8 @@ async function exclusively<T>(file: string, options: Pick<HoldsOptions, 'lockSta
     });
   });
   try {
-    return body();
+    // A body that takes long (the archives indexed) lets the lock's holder record be kept fresh as it goes.
+    return await body();
   } finally {
     await release();
   }
@@ -400,214 +470,11 @@ export function namedHolds(options: HoldsOptions) {
 const heldHere = new Map<string, (path: string) => void>();
 let exitHook = false;
 
-// The journal's files: the active segment, its archives by day, each read and written in the journal's terms.
-export const ARCHIVE_DIR_NAME = 'journal-archive';
-const ARCHIVE_FILE = /^journal-(\d{4}-\d{2}-\d{2})\.jsonl$/;
-
-const DEFAULT_ROTATE_BYTES = 1024 * 1024;
+/** Small, so that a write reads little: every write reads the active segment several times, and nothing more of history
+ * than the index finds. */
+const DEFAULT_ROTATE_BYTES = 16 * 1024;
 /** Resolved entries kept in the active segment at a rotation (the newest), besides the unresolved ones. */
-const DEFAULT_KEEP_RESOLVED = 200;
-
-/** `act` on a journal file or folder, any failure in the journal's terms; a read of one that is not there is undefined. */
-function journalIo<T>(path: string, action: 'read' | 'write', act: () => T) {
-  try {
-    return act();
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (action === 'read' && (code === 'ENOENT' || code === 'ENOTDIR')) return;
-    throw asJournalError(error, path, action);
-  }
-}
-
-/** The folder's archive files, oldest day first. */
-function archiveFiles(dir: string) {
-  const folder = join(dir, ARCHIVE_DIR_NAME);
-  return (journalIo(folder, 'read', () => readdirSync(folder)) ?? []).sort().flatMap((name) => {
-    const day = ARCHIVE_FILE.exec(name)?.[1];
-    return day ? [{ day, path: join(folder, name) }] : [];
-  });
-}
-
-const JOURNAL_FILE: FileReading = { maxBytes: Infinity, noFollow: true, guard: 'trusted' };
-
-/** A line longer than a row may be is skipped, never read whole. */
-const MAX_LINE_BYTES = ROW_BOUNDS.maxBytes;
-const CHUNK_BYTES = 64 * 1024;
-const NEWLINE = Buffer.from('\n');
-
-/** A file's text, never through a symbolic link; undefined when it does not exist. */
-function readSegment(file: string, onLong: (line: number) => void = () => {}) {
-  const fd = journalIo(file, 'read', () => openRegularFileSync(file, JOURNAL_FILE));
-  if (fd === undefined) return;
-  try {
-    const kept: Buffer[] = [];
-    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-    let line: Buffer[] = [];
-    let lineBytes = 0;
-    let number = 1;
-    const endLine = () => {
-      if (lineBytes > MAX_LINE_BYTES) onLong(number);
-      else kept.push(...line);
-      [line, lineBytes] = [[], 0];
-    };
-    for (let read; (read = readSync(fd, chunk, 0, CHUNK_BYTES, null)) > 0;)
-      for (let from = 0; from < read;) {
-        const newline = chunk.subarray(from, read).indexOf(0x0a);
-        const end = newline < 0 ? read : from + newline;
-        lineBytes += end - from;
-        // Past the bound the rest of a line is only counted, never kept.
-        if (lineBytes <= MAX_LINE_BYTES) line.push(Buffer.from(chunk.subarray(from, end)));
-        if (newline < 0) break;
-        endLine();
-        kept.push(NEWLINE);
-        number += 1;
-        from = end + 1;
-      }
-    endLine();
-    return Buffer.concat(kept).toString('utf8');
-  } catch (error) {
-    throw asJournalError(error, file, 'read');
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** The entries of a journal file; a line that is too long or is not an event is skipped and told, naming the file. */
-function entriesIn(file: string, onSkip: (skip: SkippedLine & { file: string }) => void = () => {}) {
-  const skipped = (skip: SkippedLine) => onSkip({ ...skip, file });
-  const tooLong = (line: number) =>
-    skipped({ line, reason: `longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB: not read` });
-  return foldJournal(readSegment(file, tooLong) ?? '', skipped);
-}
-
-/** The journal's folder, or (`inside`) one it makes inside it: files/durable-write.ts. */
-export function ensureDir(dir: string, options: { inside?: boolean } = {}) {
-  journalIo(dir, 'write', () => makePrivateDir(dir, options));
-}
-
-/** Opens a journal file to append (created 0600), never through a symbolic link. */
-function openForAppend(file: string) {
-  // Read access too: a rotation checks an archive's last byte through the same descriptor.
-  return journalIo(file, 'write', () => openRegularFileSync(file, JOURNAL_FILE, true))!;
-}
-
-/** Writes all of `text` as UTF-8 (durable-write.ts), in the journal's terms when it fails. */
-function writeAll(fd: number, text: string, file: string) {
-  journalIo(file, 'write', () => writeAllSync(fd, Buffer.from(text, 'utf8')));
-}
-
-function syncFile(fd: number, file: string) {
-  journalIo(file, 'write', () => fsyncSync(fd));
-}
-
-/** Replaces `target` with `text` whole and durably (files/durable-write.ts), in the journal's terms when it fails. */
-function replaceFileDurably(target: string, text: string) {
-  journalIo(target, 'write', () => writeFileDurably(target, text));
-}
-
-/** Moves the resolved entries of the active segment (all but the newest `keepResolved`, and any of a group with an unresolved entry) into the archive of their creation day, then replaces the active segment with what stays. */
-export function rotate(
-  file: string,
-  text: string,
-  {
-    keepResolved,
-    keepBytes,
-    today,
-  }: {
-    keepResolved: number;
-    /** The resolved entries kept take at most this many bytes (so a rotation always leaves room to grow). */
-    keepBytes: number;
-    /** UTC day for lines that are not events (kept, in that day's archive). */
-    today: string;
-  },
-) {
-  const linesOf = new Map<string, string[]>();
-  const archived = new Map<string, string[]>();
-  const add = (map: Map<string, string[]>, key: string, lines: string[]) =>
-    (map.get(key) ?? map.set(key, []).get(key)!).push(...lines);
-  const stray: string[] = [];
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    const id = idOf(line);
-    if (id === undefined) stray.push(line);
-    else add(linesOf, id, [line]);
-  }
-  const entries = foldJournal(text);
-  /** Each entry's creation day: its archive's. */
-  const dayOf = new Map(entries.map((entry) => [entry.id, utcDay(entry.created_at)]));
-  // The groups of unresolved entries; an ungrouped entry's undefined group is in none of them.
-  const openGroups = new Set(entries.filter(isUnresolved).flatMap((entry) => entry.group ?? []));
-  const keep = new Set(
-    entries.filter((entry) => isUnresolved(entry) || openGroups.has(entry.group!)).map((entry) => entry.id),
-  );
-  // The newest resolved entries stay (the journal's default listing reads only the active segment).
-  const resolved = entries.filter((candidate) => !isUnresolved(candidate)).reverse();
-  let keptBytes = 0;
-  for (const entry of resolved.slice(0, keepResolved)) {
-    keptBytes += (linesOf.get(entry.id) ?? []).reduce((sum, line) => sum + line.length + 1, 0);
-    if (keptBytes > keepBytes) break;
-    keep.add(entry.id);
-  }
-  // The entry with the journal's highest seq stays, so that the next begin counts on from it.
-  const highest = entries.filter((entry) => entry.seq !== undefined).sort((a, b) => b.seq! - a.seq!)[0];
-  if (highest) keep.add(highest.id);
-
-  const kept: string[] = [];
-  for (const [id, idLines] of linesOf) {
-    if (keep.has(id)) kept.push(...idLines);
-    // An entry without a creation event (its lines damaged) goes with the stray lines of today.
-    else add(archived, dayOf.get(id) ?? today, idLines);
-  }
-  if (stray.length) add(archived, today, stray);
-  if (archived.size === 0) return;
-
-  const folder = join(dirname(file), ARCHIVE_DIR_NAME);
-  ensureDir(folder, { inside: true });
-  for (const [day, dayLines] of archived) {
-    const path = join(folder, `journal-${/^\d{4}-\d{2}-\d{2}$/.test(day) ? day : today}.jsonl`);
-    const fd = openForAppend(path);
-    try {
-      const size = fstatSync(fd).size;
-      const last = Buffer.alloc(1);
-      // A torn last line in the archive (a crash mid-rotation) must not swallow the first one added.
-      const lead = size > 0 && readSync(fd, last, 0, 1, size - 1) && last[0] !== 0x0a ? '\n' : '';
-      writeAll(fd, `${lead}${dayLines.join('\n')}\n`, path);
-      syncFile(fd, path);
-    } finally {
-      closeSync(fd);
-    }
-  }
-  syncDirectory(folder);
-  replaceFileDurably(file, kept.length ? `${kept.join('\n')}\n` : '');
-}
-
-/** The id of an event line, without parsing all of it when it starts as the journal writes it. */
-function idOf(line: string) {
-  const fast = /^\{"id":"([^"\\]+)"/.exec(line);
-  if (fast) return fast[1];
-  const event = readRow(line, EVENT);
-  return typeof event === 'string' ? undefined : event.id;
-}
-
-function asJournalError(error: unknown, path: string, action: 'read' | 'write') {
-  // A folder refused as the user's setting (exit 2) is said as it is.
-  if (error instanceof HedgeError) return error;
-  const [message, hint] =
-    (error as NodeJS.ErrnoException).code === 'ELOOP'
-      ? [
-          `The action journal's ${path} is a symbolic link; hedge does not follow it (it would ${action} wherever it points).`,
-          `Replace the link with the file or folder itself (or remove it), or point HEDGE_CONFIG_DIR or XDG_STATE_HOME at a folder of your own.`,
-        ]
-      : [
-          `Cannot ${action} the action journal ${path}: ${describeReadError(error)}.`,
-          error instanceof ReadRefused
-            ? 'hedge uses a journal file only when it is a regular file that no one but you (or root) may change.'
-            : action === 'write'
-              ? `Make ${path} writable by this user (or free the disk), or point HEDGE_CONFIG_DIR or XDG_STATE_HOME at a writable folder.`
-              : `Check that this user can read ${path}.`,
-        ];
-  return new JournalError(message, { path, hint, cause: error });
-}
+const DEFAULT_KEEP_RESOLVED = 10;
 
 // A keeper's heartbeat file, in its per-user keeper folder (the team store keeps its own: postgres-store.ts).
 const REVISION_FIELD = 'heartbeat_revision';

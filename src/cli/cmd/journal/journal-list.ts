@@ -11,6 +11,7 @@ import {
 } from '../command-input.js';
 import { parseDuration, readDateTime, readMonthsAgo } from '../../../core/duration.js';
 import { journalReference, renderJournalList } from '../../../platform/results/journal-fields.js';
+import type { JournalEntry } from '../../../platform/journal/index.js';
 import { checkUnresolvedRows } from '../../../features/write/row-trust.js';
 
 /** What this command uses of its context. */
@@ -49,10 +50,11 @@ export async function run(ctx: Options, { options: given }: In<'JOURNAL_LIST'>) 
       ? 50
       : parseWholeNumber(given.limit, '--limit', 1, Number.MAX_SAFE_INTEGER, 'a whole number of 1 or more');
   const ref = parseClientReference(given.ref);
-  // The journal knows no reference filter: with --ref every entry in the window is read, then kept or not.
-  // One entry past the limit read too: "more" is said only when there is more.
-  const listed = await (await ctx.journal()).list({ pending, since, limit: ref === undefined ? limit + 1 : undefined });
-  const matching = ref === undefined ? listed : listed.filter((entry) => sameReference(journalReference(entry), ref));
+  // The journal knows no reference filter: with --ref the entries of the window are read a part at a time, newest
+  // first, until enough are kept. One entry past the limit read too: "more" is said only when there is more.
+  const matching: JournalEntry[] = [];
+  for await (const entry of (await ctx.journal()).each({ pending, since }))
+    if ((ref === undefined || sameReference(journalReference(entry), ref)) && matching.push(entry) > limit) break;
   const entries = matching.slice(0, limit);
   const filtered = pending || since !== undefined || ref !== undefined;
   const choice = await ctx.journalChoice();

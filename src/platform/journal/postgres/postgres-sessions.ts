@@ -598,6 +598,22 @@ CREATE TABLE hedge.acct_heads (
 );
 `,
   },
+  {
+    // Version 5: what a write asks of history found by an index: a request's rows in the repeat window, a group's legs,
+    // a hedge's rows, a side's rows (its side kept as a column from now on; a row without one is read and told by its
+    // request).
+    version: 5,
+    description: 'indexes for the reads of a write',
+    sql: `
+ALTER TABLE hedge.entries ADD COLUMN side text;
+CREATE INDEX entries_request ON hedge.entries (key_id, command, created_at);
+CREATE INDEX entries_group ON hedge.entries (group_id) WHERE group_id IS NOT NULL;
+CREATE INDEX entries_hedge ON hedge.entries ((entry->>'hedge_id')) WHERE entry->>'hedge_id' IS NOT NULL;
+CREATE INDEX entries_rolled ON hedge.entries ((entry#>>'{context,rolled_hedge_id}'))
+  WHERE entry#>>'{context,rolled_hedge_id}' IS NOT NULL;
+CREATE INDEX entries_side ON hedge.entries (side, created_at);
+`,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)!.version;

@@ -1,6 +1,6 @@
 // The journal on PostgreSQL: one store shared by every machine of a desk.
 import { canonicalJson } from '../../../core/files/canonical-json.js';
-import { clientJournal, plainJson, type RowFilter, type RowSeal } from '../client-journal.js';
+import { clientJournal, plainJson, rowTest, type RowFilter, type RowSeal } from '../client-journal.js';
 import {
   JournalError,
   JournalStoreError,
@@ -10,6 +10,7 @@ import {
   PATCH_FIELDS,
   readRow,
   refuseUnreadable,
+  sideOf,
   UNRESOLVED_OUTCOMES,
   type JournalEntry,
   type JournalPatch,
@@ -31,12 +32,14 @@ const UNRESOLVED_SQL = UNRESOLVED_OUTCOMES.map((outcome) => `'${outcome}'`).join
 
 /** The columns of a row beside its `entry` (copies of what queries filter and sort on). */
 const ROW_COLUMNS =
-  'id, created_at, updated_at, outcome, environment, base_url_host, key_id, command, idempotency_key, group_id, leg, body_canonical, host, profile, origin';
+  'id, created_at, updated_at, outcome, environment, base_url_host, key_id, command, idempotency_key, group_id, leg, body_canonical, host, profile, origin, side';
 
 /** The next seq of the store's sequence, taken before a new row is sealed. */
 const NEXT_SEQ_SQL = `SELECT nextval('hedge.entries_seq')::text AS seq`;
 
-/** A new row from its entry ($1, each column a copy of its field), canonical body ($2), origin ($3) and revision ($4): its seq as taken ($5), or the store's next (in the row and in its JSON alike); with its holder's row ($6–$11) when one is given. */
+/** A new row from its entry ($1, each column a copy of its field), canonical body ($2), origin ($3), revision ($4) and
+ * side ($12, the side its request changes): its seq as taken ($5), or the store's next (in the row and in its JSON
+ * alike); with its holder's row ($6–$11) when one is given. */
 const INSERT_SQL = `
 WITH numbered AS (
   SELECT coalesce($5::bigint, nextval('hedge.entries_seq')) AS seq, $1::jsonb AS e
@@ -44,7 +47,7 @@ WITH numbered AS (
   INSERT INTO hedge.entries (${ROW_COLUMNS}, entry, seq, revision)
   SELECT e->>'id', (e->>'created_at')::timestamptz, (e->>'updated_at')::timestamptz, e->>'outcome', e->>'environment',
     e->>'base_url_host', e->>'key_id', e->>'command', e->>'idempotency_key', e->>'group', e->>'leg', $2, e->>'host',
-    e->>'profile', $3, e || jsonb_build_object('seq', numbered.seq, 'revision', $4::bigint), numbered.seq, $4
+    e->>'profile', $3, $12, e || jsonb_build_object('seq', numbered.seq, 'revision', $4::bigint), numbered.seq, $4
   FROM numbered
   ON CONFLICT (id) DO NOTHING
   RETURNING id, seq
@@ -58,7 +61,7 @@ SELECT (SELECT seq FROM inserted)::text AS seq, (SELECT count(*) FROM held)::int
 
 /** Every filter of RowFilter; a NULL parameter leaves its condition out (pg sends an undefined one, or an array's hole, as NULL). */
 const READ_SQL = `
-SELECT id, entry FROM hedge.entries
+SELECT id, seq::text AS place, entry FROM hedge.entries
 WHERE ($1::text IS NULL OR id = $1)
   AND ($2::text IS NULL OR left(id, length($2)) = $2)
   AND ($3::boolean IS NOT TRUE OR outcome IN (${UNRESOLVED_SQL}))
@@ -67,6 +70,10 @@ WHERE ($1::text IS NULL OR id = $1)
   AND ($6::text IS NULL OR (environment = $6 AND base_url_host = $7 AND key_id = $8 AND command = $9 AND body_canonical = $10))
   AND ($12::text IS NULL OR idempotency_key = $12)
   AND ($13::text IS NULL OR right(id, length($13)) = $13)
+  AND ($14::text IS NULL OR group_id = $14)
+  AND ($15::text IS NULL OR entry->>'hedge_id' = $15 OR entry#>>'{context,rolled_hedge_id}' = $15)
+  AND ($16::text IS NULL OR side = $16 OR side IS NULL)
+  AND ($17::bigint IS NULL OR seq < $17)
 ORDER BY seq DESC
 LIMIT $11`;
 
@@ -303,28 +310,55 @@ function postgresRecords(
       );
     },
 
-    async read({ request, ...filter }: RowFilter) {
-      // Only a write asks for the same request, and a write's append needs the lock session too.
-      if (request) sessions.locks().catch(() => undefined);
-      const iso = (ms?: number) => (ms === undefined ? null : new Date(ms).toISOString());
-      const sameRequest = request
-        ? [request.environment, request.base_url_host, request.key_id, request.command, canonicalJson(request.body)]
-        : Array(5);
-      const values = [
-        filter.id,
-        filter.idPrefix,
-        filter.pending === true,
-        iso(filter.since),
-        iso(filter.until),
-        ...sameRequest,
-        filter.limit,
-        filter.idempotencyKey,
-        filter.idSuffix,
-      ];
-      return entries(await sessions.query<StoredRow>({ text: READ_SQL, values }, 'reading the journal'));
+    read: (filter: RowFilter) => readRows(filter).then(({ entries }) => entries),
+
+    /** A page of rows at a time, each after the last one's seq. */
+    async *each(filter: RowFilter) {
+      for (let before: string | undefined; ;) {
+        const page = await readRows({ ...filter, limit: PAGE_ROWS }, before);
+        yield* page.entries;
+        if (page.rows < PAGE_ROWS) return;
+        before = page.last;
+      }
     },
   };
+
+  /** The rows of `filter`, those before seq `before` when given: its entries, how many rows, the last one's seq. */
+  async function readRows({ request, ...filter }: RowFilter, before?: string) {
+    // Only a write asks for the same request, and a write's append needs the lock session too.
+    if (request) sessions.locks().catch(() => undefined);
+    const iso = (ms?: number) => (ms === undefined ? null : new Date(ms).toISOString());
+    const sameRequest = request
+      ? [request.environment, request.base_url_host, request.key_id, request.command, canonicalJson(request.body)]
+      : Array(5);
+    const values = [
+      filter.id,
+      filter.idPrefix,
+      filter.pending === true,
+      iso(filter.since),
+      iso(filter.until),
+      ...sameRequest,
+      filter.limit,
+      filter.idempotencyKey,
+      filter.idSuffix,
+      filter.group,
+      filter.hedge,
+      filter.side,
+      before,
+    ];
+    const rows = await sessions.query<StoredRow & { place: string }>({ text: READ_SQL, values }, 'reading the journal');
+    const read = entries(rows);
+    // A row written before the store kept its side (side is null) is told by its request.
+    return {
+      entries: filter.side === undefined ? read : read.filter(rowTest({ side: filter.side })),
+      rows: rows.length,
+      last: rows.at(-1)?.place,
+    };
+  }
 }
+
+/** Rows a page of the store's holds: what a reader of the whole of history holds at once. */
+const PAGE_ROWS = 500;
 
 /** INSERT_SQL's values: the entry, its canonical body, origin, revision and seq taken, and its holder's row (none when absent). */
 function insertValues(
@@ -334,7 +368,7 @@ function insertValues(
   seq: string | null = null,
   holder: unknown[] = Array(6),
 ) {
-  return [JSON.stringify(entry), canonicalJson(entry.request?.body), origin, revision, seq, ...holder];
+  return [JSON.stringify(entry), canonicalJson(entry.request?.body), origin, revision, seq, ...holder, sideOf(entry)];
 }
 
 // A local record of a team entry, written when the team store fails after a send and merged back by `hedge journal
