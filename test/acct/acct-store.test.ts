@@ -265,7 +265,7 @@ describe('a record a line, appended; the head names the bytes and digest of what
     writeFileSync(store(), `{"records":[\n${JSON.stringify(rates)}\n]}\n`);
     const head = join(dir, 'acct', 'local', 'head.json');
     writeFileSync(head, JSON.stringify({ count: 1, hash: rates.hash }));
-    expect(okJson(await run(['acct', 'rates', '--market', 'EURUSD', '--json'])).length).toBe(3);
+    expect(okJson(await run(['acct', 'rates', '--market', 'EURUSD', '--json'])).length).toBe(6);
     ok(await run(['acct', 'designate', file('r.json', readFileSync(EXAMPLE, 'utf8')), ...LATE]));
     const converted = lines(store());
     expect([converted.length, converted[0], converted[1].prev]).toEqual([2, rates, rates.hash]);
