@@ -120,7 +120,7 @@ async function carryOut(ports: WritePorts, client: HedgeClient, quoted: QuotedPl
   // The plan holds for each side as it was read: one moved by an actor outside hedge meanwhile is not acted on.
   const unmoved = (step: PlanStep, index: number) => async () => {
     const held = quoted.trades[index].held;
-    const { books } = await readSidesAsAnswered(ports, client, [step], (side) => side.opening.length === 0);
+    const { books } = await readSidesAsAnswered(ports, client, [step], true);
     const now = sideAfterOf(books[0]);
     if (!sameSide(now, held))
       throw new UnresolvedError(

@@ -47,6 +47,7 @@ import {
   changedSincePlan,
   endedLately,
   recordStanding,
+  rollTakes,
   sideHolds,
   unsized,
   type BoundSide,
@@ -383,7 +384,7 @@ async function carryOut(
     // An agent finishing a roll it did not journal itself trades what is left of it.
     if (ports.tradeGate && open.via !== 'agent' && planned) await ports.tradeGate.admit(trades, 'roll');
     // A close never journaled, on a side every view shows gone: nothing to close.
-    if (closeDue && !legs.close && (await sideBook()).state === 'flat') {
+    if (closeDue && !legs.close && sideHolds(await sideBook()).holds === 'flat') {
       notes.push(
         `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
       );
@@ -555,13 +556,14 @@ async function planRoll({ ports, client, req }: RollAsk) {
   } = await readSidesAsAnswered(ports, client, [{ market, side }]);
   const held = sideAfterOf(book);
   // Only a side held in every view is closed: one with a hedge still being opened is not rolled yet (below).
-  const closing = sideHolds(book).holds === 'held' ? findSide(positions, market, side) : undefined;
+  const takes = rollTakes(book);
+  const closing = takes.held && findSide(positions, market, side);
   const plan = (notionalUsd: number, reference?: string | null) => {
     reference = req.clientReference ?? (reference || undefined);
     const request = { market, side, notional_usd: notionalUsd, tenor_days: tenorDays, client_reference: reference };
     return { notionalUsd, request: withoutUndefined<OpenRequest>(request), reference };
   };
-  if (closing) {
+  if (takes.held && closing) {
     // What the side holds is what its records sum to; only when neither view gives a figure is there nothing to re-open.
     if (unsized(book))
       throw new InvalidResponseError(
@@ -572,9 +574,8 @@ async function planRoll({ ports, client, req }: RollAsk) {
           hint: 'Run with --verbose and report it; `hedge close` then `hedge open` do the two legs by hand.',
         },
       );
-    const several = book.filled.length > 1 ? book.filled : undefined;
-    const first = book.filled.at(-1);
-    const { notionalUsd, request, reference } = plan(book.recordsUsd, first?.clientReference);
+    const { several, first } = takes.held;
+    const { notionalUsd, request, reference } = plan(takes.held.notionalUsd, first?.clientReference);
     return {
       request,
       closing,
@@ -585,14 +586,15 @@ async function planRoll({ ports, client, req }: RollAsk) {
     };
   }
   // A hedge still being opened is no filled hedge to roll, and a close would take the side whole while it is opened.
-  const [opening] = book.opening;
-  if (opening)
+  if (takes.waitsFor) {
+    const { opening, withFilled } = takes.waitsFor;
     throw new PreTradeCheckError(
       'hedge_not_filled',
-      `The ${side} hedge ${safeText(opening.id)} on ${market} is still ${safeText(opening.status)}: ${book.filled.length ? 'a roll closes the whole side, so it waits until every hedge of it is filled' : 'there is no filled hedge to roll yet'}. Nothing was sent.`,
+      `The ${side} hedge ${safeText(opening.id)} on ${market} is still ${safeText(opening.status)}: ${withFilled ? 'a roll closes the whole side, so it waits until every hedge of it is filled' : 'there is no filled hedge to roll yet'}. Nothing was sent.`,
       { market, side, hedge_id: opening.id, status: opening.status },
       `Wait for its fill with \`${ports.hedgeCommand('hedges', opening.id, '--wait')}\`, then roll.`,
     );
+  }
   // The side's newest hedge that ended lately, from the read the side was judged on, in the model's words.
   const last = newest.find((hedge) => endedLately(book, hedgeRecord(hedge), ROLL_RECENT_MS, serverNow));
   if (!last)

@@ -9,7 +9,7 @@ import {
   earlierChange,
   expectedAfterChange,
   expectedNotional,
-  idsOf,
+  namedHedge,
   openSearchFrom,
   reconcileSide,
   recordStanding,
@@ -17,6 +17,8 @@ import {
   sideHolds,
   sizedByRecords,
   referenceInUse,
+  shownFlat,
+  sideContext,
   type ChangeVerdict,
   type ExpectedChange,
   type HedgeRecord,
@@ -359,8 +361,9 @@ function refuseBeyondHeld({ ports, market, side, usd }: TradeScope, book: SideBo
  * this account's fresh opens of it (a fresh fill is not a missing side): its positions line, sized by its records. */
 async function readPosition({ ports, client, market, side }: TradeScope, kept?: TradeKept) {
   if (kept?.position) return kept.position;
+  // Its views agree: the line is the side's in step, or none.
   const { books, positions } = await readSidesAsAnswered(ports, client, [{ market, side }]);
-  const line = books[0].state === 'in-step' ? findSide(positions, market, side) : undefined;
+  const line = findSide(positions, market, side);
   return { line: line && sizedByRecords(line, books[0]), book: books[0] };
 }
 
@@ -480,7 +483,7 @@ async function beforeClose(t: TradeScope, kept?: TradeKept) {
   const views = await SideViews.read(client, ports.log);
   const book = readableBook(await views.book(market, side), market, side);
   const position = findSide(views.positions, market, side);
-  const hedgeBefore = position?.hedgeId ?? book.filled[0]?.id;
+  const hedgeBefore = namedHedge(book);
   // A side read flat holds 0: journaled, a resume tells it from a side that was not read. Asked to close a side every
   // view shows flat, this account's fresh opens of it included (a fill still unlisted is no flat side): refused before
   // anything is journaled, as add and reduce are. Read here, after a dry run and the repeat guard, which say more; a
@@ -724,7 +727,7 @@ async function closeResult(t: TradeScope, answer: SubmittedAction, before: JsonO
       estimate: readNumber(before.net_margin_usd),
       hedgeId,
       realized: hedgeId ? await findClosedRecord(ports, endedHedges(hedgeId, before, after)) : undefined,
-      ...(after.hedge_ids.length && { openNow: after }),
+      ...(!shownFlat(after) && { openNow: after }),
     },
     sideAfter: after,
   };
@@ -849,16 +852,6 @@ function endedHedges(hedgeId: string, before: JsonObject, open?: SideAfter) {
 /** The side's hedges journaled beside an action of several (sideContext), if any. */
 const heldIds = ({ hedge_ids: ids }: JsonObject) =>
   Array.isArray(ids) ? ids.filter((id) => typeof id === 'string') : undefined;
-
-/** What the journal records of a side's filled hedges beside an action whose request names neither: the deal
- * references, and the hedges' ids when there are several (a close ends every one). */
-function sideContext({ filled }: SideBook) {
-  const references = [...new Set(filled.flatMap((record) => record.clientReference ?? []))];
-  return {
-    ...(references.length && { client_reference: references.join(', ') }),
-    ...(filled.length > 1 && { hedge_ids: idsOf(filled) }),
-  };
-}
 
 /** `open --ref REF`: a client reference names one deal; an active hedge carrying it already refuses the open. */
 async function refuseDuplicateReference({ ports, client }: TradeScope, reference: string, unchecked: Unchecked) {

@@ -6,9 +6,9 @@
 import { redactKey } from '../../core/security/secrets.js';
 import { DeclinedError, UsageError } from '../../core/errors.js';
 import { formatUsd } from '../../core/number-format.js';
-import { cents, toCents } from '../../core/money.js';
+import { cents } from '../../core/money.js';
 import type { Trade } from '../../platform/runtime/context.js';
-import { sameHedges, sameSide } from '../book/side-book.js';
+import { sameAsShown, sameHedges } from '../book/book.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { WritePorts } from './ports.js';
 
@@ -68,22 +68,6 @@ export async function confirmOrStop(
 /** The USD the trades move, to the cent. */
 export const tradesUsd = (trades: readonly Trade[]) =>
   cents(trades.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0));
-
-/** The same trades to the cent, each on a side that holds the same hedges and notional as when shown. */
-export function sameAsShown(shown: readonly Trade[] | undefined, now: readonly Trade[] | undefined) {
-  if (shown === undefined || now === undefined) return shown === now;
-  return (
-    shown.length === now.length &&
-    shown.every((trade, index) => {
-      const other = now[index];
-      return (
-        trade.market.toUpperCase() === other.market.toUpperCase() &&
-        toCents(trade.notionalUsd) === toCents(other.notionalUsd) &&
-        (trade.held && other.held ? sameSide(trade.held, other.held) : trade.held === other.held)
-      );
-    })
-  );
-}
 
 /** A side's hedges in words: "hdg_1, hdg_2", or "no hedge". */
 export function hedgesWords(held: { hedge_ids: readonly string[] }) {

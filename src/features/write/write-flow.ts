@@ -49,18 +49,12 @@ import {
   type SideAfter,
 } from '../../platform/journal/index.js';
 import { readSideInStep, sameSide, sideAfterOf } from '../book/side-book.js';
+import { sameAsShown, shownFlat } from '../book/book.js';
 import type { Side } from '../../core/vocabulary.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from './ports.js';
 import type { Trade } from '../../platform/runtime/context.js';
-import {
-  confirmOrStop,
-  guardLiveAction,
-  sameAsShown,
-  sayMovedSinceAsked,
-  tradesUsd,
-  type Approval,
-} from './confirm.js';
+import { confirmOrStop, guardLiveAction, sayMovedSinceAsked, tradesUsd, type Approval } from './confirm.js';
 import { utcClock, utcDay, utcIso } from '../../core/utc-text.js';
 import { formatSpan } from '../../core/duration.js';
 import { actionAge } from '../../core/server-clock.js';
@@ -472,7 +466,7 @@ async function refuseRecentRepeat({ ports, journal, match, own, action, checked 
   const ended = recent.resolved_at ?? recent.created_at;
   const hedge = recent.hedge_id ? `, hedge ${safeText(recent.hedge_id)}` : '';
   // A close re-run on the side it left flat: that is the whole news.
-  const flat = unchanged && recent.command === 'close' && recent.side_after?.hedge_ids.length === 0;
+  const flat = unchanged && recent.command === 'close' && shownFlat(recent.side_after!);
   const { market, side } = bodyOf(recent);
   const which = typeof market === 'string' && typeof side === 'string' ? `${side} side of ${market}` : 'side';
   throw new RepeatedActionError(
