@@ -30,6 +30,8 @@ import {
   unsized,
   closeTakes,
   earlierChange,
+  earlierOpen,
+  movedBefore,
   reduceBeyondHeld,
   referenceInUse,
   viewsState,
@@ -754,6 +756,44 @@ describe("a write's proof over every view, and a resume's reconcile on the same 
     });
     const added = judged(views(after('add')));
     expect(earlierChange(added, expectedOf('add'), { answered: false, serverNow })).toEqual({ verdict: 'landed' });
+  });
+
+  it("a resume's reconcile beside what the journal knows: views still settling at the read's bound are an answered send landing, an unanswered one untold; another change of the side since leaves a close's absence and a side as before untold; the baseline moved by the adds and reduces that landed since", () => {
+    const serverNow = { bestMs: NOW };
+    expect(earlierChange(undefined, expectedOf('add'), { answered: true, serverNow })).toMatchObject({
+      verdict: 'landed',
+    });
+    expect(earlierChange(undefined, expectedOf('add'), { answered: false, serverNow })).toMatchObject({
+      verdict: 'unknown',
+    });
+    const close = { kind: 'close', before: BEFORE, hedgeId: 'a' } as const;
+    const gone = judged(views({ records: [], ended: ['a'] }));
+    const since = { answered: true, changedSince: true, hedge: filled('a', BEFORE), serverNow };
+    expect(earlierChange(gone, close, since)).toEqual({ verdict: 'unknown' });
+    expect(earlierChange(judged(views(before('close'))), close, { ...since, answered: false })).toEqual({
+      verdict: 'unknown',
+    });
+    expect(earlierChange(judged(views(after('add'))), expectedOf('add'), since)).toEqual({ verdict: 'landed' });
+    expect(earlierChange(gone, undefined, { answered: true, serverNow })).toMatchObject({ verdict: 'unknown' });
+    expect(movedBefore(BEFORE, [])).toBe(BEFORE);
+    expect(
+      movedBefore(BEFORE, [
+        { kind: 'add', changeUsd: CHANGE },
+        { kind: 'reduce', changeUsd: 100.254 },
+      ]),
+    ).toBe(1_299.75);
+  });
+
+  it("a resume's reconcile of an open: its named hedge, followed (one that cannot be read or in a status hedge does not know: untold); else the side's hedges opened since, by the deal reference it carries (none: it never landed, unless another change of the side is known since), without a reference untold", () => {
+    const b = filled('b', BEFORE);
+    const odd = { id: 'b', status: 'settling', notionalUsd: 0 };
+    expect(earlierOpen({ named: b })).toEqual({ verdict: 'landed', hedge: b });
+    expect(earlierOpen({ named: null })).toEqual({ verdict: 'unknown' });
+    expect(earlierOpen({ named: odd })).toMatchObject({ verdict: 'unknown', why: expect.stringContaining('settling') });
+    expect(earlierOpen({ opened: [b], byReference: true })).toEqual({ verdict: 'landed', hedge: b });
+    expect(earlierOpen({ opened: [], byReference: true })).toEqual({ verdict: 'not-landed' });
+    expect(earlierOpen({ opened: [], byReference: true }, true)).toEqual({ verdict: 'unknown' });
+    expect(earlierOpen({ opened: [b], byReference: false })).toEqual({ verdict: 'unknown' });
   });
 
   it('what a close takes: its filled hedges and those being opened; flat, 0; a reduce beyond what every view agrees it holds', () => {

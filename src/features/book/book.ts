@@ -536,16 +536,44 @@ export function towardTarget(book: SideBook, targetUsd: number, toleranceUsd: nu
  * key) only where nothing else can explain it: a side that held nothing and was never answered, or a close never
  * answered whose own hedge is still held as before; otherwise unknown (`why`). A close's hedge that may have matured by
  * the latest the server's clock reads (or cannot be read) leaves the side by settling: its absence proves nothing.
- * `hedge`: the named hedge's record (null: it cannot be read), asked for only where it decides. */
+ * `book` undefined: its views still disagree at the read's bound, which an entry the server answered is that action
+ * landing. `changedSince`: another change of the side is known since that the journal cannot attribute: a close shows
+ * only as the side's absence, and a side as before proves nothing, so neither is told. `hedge`: the named hedge's
+ * record (null: it cannot be read), asked for only where it decides. */
 export function earlierChange(
-  book: SideBook,
-  expected: ExpectedChange,
-  read: { answered: boolean; hedge?: HedgeRecord | null; serverNow: SideViewsRead['serverNow'] },
-):
-  | { verdict: 'landed' | 'not-landed' | 'unknown'; why?: 'held-nothing' | 'unread' | 'no-maturity' | 'matured' }
-  | { asks: 'hedge' } {
+  book: SideBook | undefined,
+  expected: ExpectedChange | undefined,
+  read: {
+    answered: boolean;
+    changedSince?: boolean;
+    hedge?: HedgeRecord | null;
+    serverNow: SideViewsRead['serverNow'];
+  },
+): EarlierVerdict | { asks: 'hedge' } {
+  const judged = earlierOn(book, expected, read);
+  if ('asks' in judged || !read.changedSince) return judged;
+  return judged.verdict === 'not-landed' || (judged.verdict === 'landed' && expected?.kind === 'close')
+    ? { verdict: 'unknown' }
+    : judged;
+}
+
+export type EarlierVerdict = {
+  verdict: 'landed' | 'not-landed' | 'unknown';
+  why?: 'held-nothing' | 'unread' | 'no-maturity' | 'matured' | 'settling' | 'not-read-before';
+};
+
+function earlierOn(
+  book: SideBook | undefined,
+  expected: ExpectedChange | undefined,
+  {
+    answered,
+    hedge,
+    serverNow,
+  }: { answered: boolean; hedge?: HedgeRecord | null; serverNow: SideViewsRead['serverNow'] },
+): EarlierVerdict | { asks: 'hedge' } {
+  if (!book) return { verdict: answered ? 'landed' : 'unknown', why: 'settling' };
+  if (!expected) return { verdict: 'unknown', why: 'not-read-before' };
   const { kind, before, hedgeId } = expected;
-  const { answered, hedge, serverNow } = read;
   if (toCents(before) <= 0 && sideHolds(book).holds === 'flat')
     return { verdict: answered || hedgeId ? 'unknown' : 'not-landed', why: 'held-nothing' };
   const { verdict, asks } = changeVerdict(book, expected, hedge);
@@ -559,6 +587,33 @@ export function earlierChange(
   if (verdict === 'landed') return { verdict };
   const ownHeld = verdict === 'not-yet' && !answered && kind === 'close' && holdsHedge(book, hedgeId!);
   return { verdict: ownHeld ? 'not-landed' : 'unknown' };
+}
+
+/** What the hedges now say of an earlier open (a resume's reconcile): its hedge when the server named it (`named`: its
+ * record; null: it cannot be read), else the side's hedges opened since it was made (`opened`, searched by the deal
+ * reference it carries when `byReference`: an accepted open is listed at once, so none carrying it means none was made;
+ * without one, any may be it). Landed names its hedge, followed to its end; a hedge in a status hedge does not know
+ * cannot be told. `changedSince`: another change of the side is known since: none found proves nothing. */
+export function earlierOpen(
+  found: { named: HedgeRecord | null } | { opened: readonly HedgeRecord[]; byReference: boolean },
+  changedSince?: boolean,
+): { verdict: 'landed' | 'not-landed' | 'unknown'; hedge?: HedgeRecord; why?: string } {
+  const hedge = 'named' in found ? found.named : found.byReference ? found.opened[0] : undefined;
+  if (!hedge)
+    return {
+      verdict: 'opened' in found && found.byReference && !changedSince ? 'not-landed' : 'unknown',
+    };
+  const standing = recordStanding(hedge);
+  return standing.standing === 'settling'
+    ? { verdict: 'unknown', hedge, why: standing.why }
+    : { verdict: 'landed', hedge };
+}
+
+/** The side's notional a change was sent on, moved by the changes of it known to have landed since (each an add +N or
+ * a reduce −N): what a resume's reconcile judges its change against. */
+export function movedBefore(before: number, since: ReadonlyArray<Pick<ExpectedChange, 'kind' | 'changeUsd'>>) {
+  const delta = since.reduce((sum, { kind, changeUsd = 0 }) => sum + (kind === 'add' ? changeUsd : -changeUsd), 0);
+  return delta === 0 ? before : cents(before + delta);
 }
 
 /** A positions line without a notional hedge can read is sized by the side's records, when every filled one shows its

@@ -5,6 +5,7 @@ import type { HedgeClient, OpenRequest, SideRequest } from '../../platform/api/c
 import {
   changeVerdict,
   closeTakes,
+  earlierOpen,
   cutRead,
   earlierChange,
   expectedAfterChange,
@@ -20,6 +21,7 @@ import {
   shownFlat,
   sideContext,
   type ChangeVerdict,
+  type EarlierVerdict,
   type ExpectedChange,
   type HedgeRecord,
   type SideBook,
@@ -293,7 +295,8 @@ export function tradeAction(
       };
     },
     wait: (answer, context) => waitFor(t, answer, context),
-    reconcile: (entry) => (kind === 'open' ? reconcileOpen(t, entry) : reconcileChange(t, entry)),
+    reconcile: (entry, changedSince) =>
+      kind === 'open' ? reconcileOpen(t, entry, changedSince) : reconcileChange(t, entry, changedSince),
   };
 }
 
@@ -733,25 +736,22 @@ async function closeResult(t: TradeScope, answer: SubmittedAction, before: JsonO
   };
 }
 
-/** An open's earlier send, found again: its hedge by its id (when the answer gave one), else by its client reference.
- * A hedge made is followed to its end (its outcome says whether it failed); one in a status hedge does not know cannot
- * be told (book.ts). */
-async function reconcileOpen({ client, readHedge }: TradeScope, entry: JournalEntry) {
-  const landed = (hedge: Hedge, evidence: string, txHash?: string) => {
-    const standing = recordStanding(hedge);
-    return standing.standing === 'settling'
-      ? found('unknown', safeText(standing.why))
-      : found('landed', evidence, {
-          hedge_id: hedge.id,
-          order_tx_hash: hedge.order_tx_hash ?? txHash,
-          status: hedge.status,
-        });
-  };
+/** An open's earlier send, found again: its hedge by its id (when the answer gave one), else by its client reference;
+ * what that says is the side model's (book.ts earlierOpen). A hedge made is followed to its end (its outcome says
+ * whether it failed). */
+async function reconcileOpen({ client, readHedge }: TradeScope, entry: JournalEntry, changedSince: boolean) {
+  const answer = (hedge: Hedge, txHash?: string) => ({
+    hedge_id: hedge.id,
+    order_tx_hash: hedge.order_tx_hash ?? txHash,
+    status: hedge.status,
+  });
   if (entry.hedge_id) {
     const hedge = await readHedge(entry.hedge_id);
-    return hedge
-      ? landed(hedge, `hedge ${safeText(hedge.id)} is ${safeText(hedge.status)}`, entry.order_tx_hash)
-      : found('unknown', `hedge ${safeText(entry.hedge_id)}, named by the server's answer, cannot be read`);
+    const { verdict, why } = earlierOpen({ named: recordOf(hedge) }, changedSince);
+    if (!hedge)
+      return found(verdict, `hedge ${safeText(entry.hedge_id)}, named by the server's answer, cannot be read`);
+    const words = why ?? `hedge ${safeText(hedge.id)} is ${safeText(hedge.status)}`;
+    return found(verdict, safeText(words), verdict === 'landed' ? answer(hedge, entry.order_tx_hash) : undefined);
   }
   const body = bodyOf(entry);
   const onMarket = String(body.market ?? '').toUpperCase();
@@ -768,15 +768,18 @@ async function reconcileOpen({ client, readHedge }: TradeScope, entry: JournalEn
       Date.parse(String(hedge.opened_at)) >= from &&
       (!reference || sameReference(hedge.client_reference, reference)),
   );
+  const { verdict, why } = earlierOpen({ opened: opened.map(hedgeRecord), byReference: !!reference }, changedSince);
   const [hedge] = opened;
-  // An accepted open is listed at once (submitted, then filled or failed), so none carrying its reference means none was made.
   if (reference)
-    return hedge
-      ? landed(
-          hedge,
-          `hedge ${safeText(hedge.id)} carries reference ${safeText(reference)} (${safeText(hedge.status)}, opened ${safeText(String(hedge.opened_at))})`,
-        )
-      : found('not-landed', `no hedge carrying reference ${safeText(reference)} was opened since the entry was made`);
+    return found(
+      verdict,
+      why !== undefined
+        ? safeText(why)
+        : hedge
+          ? `hedge ${safeText(hedge.id)} carries reference ${safeText(reference)} (${safeText(hedge.status)}, opened ${safeText(String(hedge.opened_at))})`
+          : `no hedge carrying reference ${safeText(reference)} was opened since the entry was made`,
+      verdict === 'landed' ? answer(hedge) : undefined,
+    );
   const named = opened
     .slice(0, 3)
     .map(
@@ -786,7 +789,7 @@ async function reconcileOpen({ client, readHedge }: TradeScope, entry: JournalEn
     .join(', ');
   const onThe = `${safeText(String(onSide))} hedge`;
   return found(
-    'unknown',
+    verdict,
     opened.length
       ? `${opened.length} ${onThe}${opened.length === 1 ? ' was' : 's were'} opened on ${safeText(onMarket)} since the entry was made: ${named}; any of them may be this one`
       : `no ${onThe} on ${safeText(onMarket)} was opened since the entry was made, but without a hedge id or a reference that does not prove the open never arrived`,
@@ -794,41 +797,47 @@ async function reconcileOpen({ client, readHedge }: TradeScope, entry: JournalEn
 }
 
 /** An add's, a reduce's or a close's earlier send against the side now: the same proof as the wait's, of the change
- * its entry recorded before the send, on the same views (book.ts earlierChange). Still settling at the read's bound, an
- * entry the server answered is that action landing (followed, never sent again); an unanswered one, "cannot tell"
- * (exit 12). */
-async function reconcileChange(t: TradeScope, entry: JournalEntry) {
+ * its entry recorded before the send, on the same views, as the side model judges it (book.ts earlierChange), said in
+ * the words of the side as it stands. Still settling at the read's bound and never answered: "cannot tell" (exit 12). */
+async function reconcileChange(t: TradeScope, entry: JournalEntry, changedSince: boolean) {
   const { ports, client, market, side, signal, kind } = t;
   // Whether the server answered the entry's send (accepted it): an outcome past `pending` that is not `unknown`.
   const answered = entry.outcome !== 'pending' && entry.outcome !== 'unknown';
   const onSide = `the ${side} side of ${market}`;
+  const expected = expectedOf(t, entry.context ?? {}, entry.hedge_id);
+  const landed = (verdict: EarlierVerdict['verdict']) => (verdict === 'landed' ? submittedAnswer(entry) : undefined);
   let read;
   try {
     read = await readSideInStep(ports, client, market, side);
   } catch (error) {
     if (!answered || !(error instanceof UnresolvedError) || signal.aborted) throw error;
+    const serverNow = { bestMs: 0 };
+    const { verdict } = earlierChange(undefined, expected, { answered, changedSince, serverNow }) as EarlierVerdict;
     const why = safeText(String(error.details.why ?? 'its views disagree'));
-    const settling = `the server accepted this ${safeText(entry.command)}, and ${onSide} is settling (${why})`;
-    return found('landed', settling, submittedAnswer(entry));
+    return found(
+      verdict,
+      `the server accepted this ${safeText(entry.command)}, and ${onSide} is settling (${why})`,
+      landed(verdict),
+    );
   }
   const { book, serverNow } = read;
   const holds = sideHolds(book);
-  const expected = expectedOf(t, entry.context ?? {}, entry.hedge_id);
+  let hedge: HedgeRecord | null | undefined;
+  let judged = earlierChange(book, expected, { answered, changedSince, hedge, serverNow });
+  // The model asks for the hedge's own record where it decides (null: it cannot be read).
+  while ('asks' in judged) {
+    hedge = recordOf(await t.readHedge(expected?.hedgeId));
+    judged = earlierChange(book, expected, { answered, changedSince, hedge, serverNow });
+  }
+  const { verdict, why } = judged;
   if (!expected)
     return found(
-      'unknown',
+      verdict,
       `${onSide} is ${holds.holds === 'cannot-tell' ? 'not one its views agree on' : holds.holds}, and what it held when the ${kind} was sent was not read`,
     );
   const { before, hedgeId } = expected;
-  let hedge: HedgeRecord | null | undefined;
-  let judged = earlierChange(book, expected, { answered, hedge, serverNow });
-  // The model asks for the hedge's own record where it decides (null: it cannot be read).
-  while ('asks' in judged) {
-    hedge = recordOf(await t.readHedge(hedgeId));
-    judged = earlierChange(book, expected, { answered, hedge, serverNow });
-  }
-  if (judged.why === 'held-nothing')
-    return found(judged.verdict, `${onSide} is flat, and it held nothing when the ${kind} was about to be sent`);
+  if (why === 'held-nothing')
+    return found(verdict, `${onSide} is flat, and it held nothing when the ${kind} was about to be sent`);
   // In the words of the side as it stands, against what it held before the send and would hold after it.
   const after = expectedNotional(expected);
   const shown =
@@ -839,8 +848,8 @@ async function reconcileChange(t: TradeScope, entry: JournalEntry) {
         : `the ${side} side ${holds.holds === 'settling' ? 'is settling' : 'cannot be told'} (${safeText(holds.why)})`;
   const said = `${shown} now; it was ${formatUsd(before)} before the ${kind} was sent, and would be ${after ? formatUsd(after) : 'closed'} after it`;
   const but = { unread: 'cannot be read', 'no-maturity': 'shows no maturity', matured: 'may have matured and settled' };
-  const evidence = `${said}${judged.why ? `, but its hedge ${safeText(hedgeId ?? '')} ${but[judged.why]}` : ''}`;
-  return found(judged.verdict, evidence, judged.verdict === 'landed' ? submittedAnswer(entry) : undefined);
+  const evidence = `${said}${why && why in but ? `, but its hedge ${safeText(hedgeId ?? '')} ${but[why as keyof typeof but]}` : ''}`;
+  return found(verdict, evidence, landed(verdict));
 }
 
 /** The hedges a close of the side ended: the one the answer named and those the side held before the send (journaled

@@ -49,7 +49,7 @@ import {
   type SideAfter,
 } from '../../platform/journal/index.js';
 import { readSideInStep, sameSide, sideAfterOf } from '../book/side-book.js';
-import { sameAsShown, shownFlat } from '../book/book.js';
+import { movedBefore, sameAsShown, shownFlat } from '../book/book.js';
 import type { Side } from '../../core/vocabulary.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from './ports.js';
@@ -58,7 +58,6 @@ import { confirmOrStop, guardLiveAction, sayMovedSinceAsked, tradesUsd, type App
 import { utcClock, utcDay, utcIso } from '../../core/utc-text.js';
 import { formatSpan } from '../../core/duration.js';
 import { actionAge } from '../../core/server-clock.js';
-import { cents } from '../../core/money.js';
 import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 
 export interface WriteOptions {
@@ -145,7 +144,10 @@ export interface WriteKind<S, R, K = unknown> {
    * before it is sent again): landed (record it done, send nothing; `answer`: the submit answer as the server would
    * have given it, to wait on and render), not-landed (send it again with its key), or unknown (the book cannot tell);
    * `evidence`: what the book shows, in a sentence (untrusted values already sanitised). */
-  reconcile?(entry: JournalEntry): Promise<{
+  reconcile?(
+    entry: JournalEntry,
+    changedSince: boolean,
+  ): Promise<{
     verdict: 'landed' | 'not-landed' | 'unknown';
     evidence: string;
     answer?: S;
@@ -485,7 +487,8 @@ async function refuseRecentRepeat({ ports, journal, match, own, action, checked 
   );
 }
 
-/** The entry's context with its side's baseline moved by every change of the side the journal knows landed since. */
+/** The entry's context with its side's baseline moved by every change of the side the journal knows landed since (the
+ * side model adds them up), and the changes it cannot attribute (`uncertain`). */
 async function attributedContext({ journal, identity, own }: WriteRun, entry: JournalEntry) {
   // The other changes of the side this account's journal knows began since.
   const others = (await journal.list({ since: Date.parse(entry.created_at) })).filter(
@@ -497,12 +500,13 @@ async function attributedContext({ journal, identity, own }: WriteRun, entry: Jo
       sideOf(other) === sideOf(entry),
   );
   const uncertain: JournalEntry[] = [];
-  let delta = 0;
+  const landed: Array<{ kind: 'add' | 'reduce'; changeUsd: number }> = [];
   for (const other of others) {
-    const amount = recordedUsd(bodyOf(other));
+    const changeUsd = recordedUsd(bodyOf(other));
+    const { command: kind } = other;
     if (!own(other)) uncertain.push(other);
-    else if ((other.command === 'add' || other.command === 'reduce') && hasLanded(other) && amount !== undefined)
-      delta += other.command === 'add' ? amount : -amount;
+    else if ((kind === 'add' || kind === 'reduce') && hasLanded(other) && changeUsd !== undefined)
+      landed.push({ kind, changeUsd });
     // A whole roll closed and re-opened the same notional.
     else if (
       !other.group?.startsWith(ROLL_GROUP_PREFIX) ||
@@ -513,7 +517,7 @@ async function attributedContext({ journal, identity, own }: WriteRun, entry: Jo
   const context = entry.context && { ...entry.context };
   for (const name of ['baseline_notional_usd', 'notional_usd']) {
     const value = context?.[name];
-    if (typeof value === 'number' && delta !== 0) context![name] = cents(value + delta);
+    if (typeof value === 'number') context![name] = movedBefore(value, landed);
   }
   return { context, uncertain };
 }
@@ -527,7 +531,7 @@ async function reconcileEarlier<S>(run: WriteRun<S>, entry: JournalEntry, finish
   const { context, uncertain: others } = finished
     ? { context: entry.context, uncertain: [] }
     : await attributedContext(run, entry);
-  const found = (await action.reconcile?.({ ...entry, context })) ?? {
+  const found = (await action.reconcile?.({ ...entry, context }, others.length > 0)) ?? {
     verdict: 'unknown',
     evidence: 'no view of the book shows what this request did',
   };
@@ -544,8 +548,7 @@ async function reconcileEarlier<S>(run: WriteRun<S>, entry: JournalEntry, finish
     },
   );
   const begun = `Journal ${entry.id} (the ${safeText(entry.command)} started ${utcDay(entry.created_at)} ${utcClock(entry.created_at)} UTC, ${age === undefined ? UNTOLD_AGE[clock] : `${formatSpan(age)} ago by the ${clock} clock`})`;
-  // A close shows only as the side's absence, which another change of the side since could explain as well.
-  if (found.verdict === 'landed' && found.answer !== undefined && (entry.command !== 'close' || !others.length)) {
+  if (found.verdict === 'landed' && found.answer !== undefined) {
     if (!finished)
       say(
         ports,
@@ -564,7 +567,7 @@ async function reconcileEarlier<S>(run: WriteRun<S>, entry: JournalEntry, finish
     );
     return { kind: 'recorded', entry } as const;
   }
-  if (found.verdict === 'not-landed' && !others.length)
+  if (found.verdict === 'not-landed')
     return say(
       ports,
       'earlier-not-landed',
