@@ -22,6 +22,7 @@ import {
 import { days, stepRecord } from '../trade/trade-actions.js';
 import { confirmedPlan, finishEarlierSteps, journaledPlan, runPlan, runPlanSteps } from '../trade/plan-steps.js';
 import { readSidesAsAnswered } from '../write/wait.js';
+import type { Held } from '../write/write-flow.js';
 import { sameSide, sideAfterOf } from '../book/side-book.js';
 
 /** Every apply run's journal group starts with this; a later apply finishes what one left open. */
@@ -60,9 +61,9 @@ export async function applyTarget(
   return runPlan(ports, {
     sides: target.rows,
     book: true,
-    run: async (waitedFor) => {
+    run: async (held, waitedFor) => {
       // An earlier apply's unresolved steps, finished first with their own keys.
-      const resumed = await finishEarlierSteps(ports, APPLY_GROUP_PREFIX, 'apply');
+      const resumed = await finishEarlierSteps(ports, APPLY_GROUP_PREFIX, 'apply', held);
       // One confirmation for the whole run (the guard already required --yes for a live key without a terminal).
       const { plan: quoted } = await confirmedPlan(
         ports,
@@ -107,13 +108,19 @@ export async function applyTarget(
         // The book was at the target: nothing to do, nothing sent.
         return { kind: 'at-target' as const, quoted };
       }
-      return { ...(await carryOut(ports, client, quoted, opts)), quoted };
+      return { ...(await carryOut(ports, client, quoted, opts, held)), quoted };
     },
   });
 }
 
 /** Each step sent and waited for in turn; the first that fails stops the run. */
-async function carryOut(ports: WritePorts, client: HedgeClient, quoted: QuotedPlan, run: TargetPlanOptions) {
+async function carryOut(
+  ports: WritePorts,
+  client: HedgeClient,
+  quoted: QuotedPlan,
+  run: TargetPlanOptions,
+  held: Held,
+) {
   const { steps } = quoted.plan;
   const group = `${APPLY_GROUP_PREFIX}${utcStamp(ports.clock.now())}`;
   const rerun = () => `run \`${ports.hedgeCommand(...applyWords(run))}\` again: it plans anew from the book as it is.`;
@@ -135,6 +142,7 @@ async function carryOut(ports: WritePorts, client: HedgeClient, quoted: QuotedPl
   const ran = await runPlanSteps(
     ports,
     steps.map((step, index) => ({ record: stepRecord(step, group, leg(index)), holds: unmoved(step, index) })),
+    held,
     (index, done) => {
       const step = steps[index];
       const { entry } = done!;

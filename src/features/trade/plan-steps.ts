@@ -10,7 +10,7 @@ import { confirmRowFromElsewhere, identityOf, sentBy } from '../write/row-trust.
 import { confirmAsShown, type Approval } from '../write/confirm.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { Trade } from '../../platform/runtime/context.js';
-import { lock } from '../write/write-flow.js';
+import { lock, type Held } from '../write/write-flow.js';
 
 /** A plan as its entry point hands it to the executor: the sides it moves, whether it takes the book's lock first (an
  * apply's, a roll's: a second one waits for the first), and `run`, which builds, confirms and carries it out under
@@ -19,7 +19,7 @@ type Plan<T> = Parameters<typeof lock<T>>[1];
 
 /** The plan executor: the plan carried out under runWrite's lock stage, which takes the book's and the sides' locks
  * (a plan made inside another's locks, a keeper's roll, decides under those); its entry points take none. */
-export const runPlan = <T>(ports: WritePorts, plan: Plan<T>) => lock(ports, plan);
+export const runPlan = <T>(ports: WritePorts, plan: Plan<T>, held?: Held) => lock(ports, plan, held);
 
 /** This account's entries of the groups whose id starts with `groupPrefix`, as `query` lists them (newest first). */
 export async function ownGroupEntries(ports: WritePorts, groupPrefix: string, query: ListOptions) {
@@ -76,23 +76,19 @@ export interface PlanRunStep {
 export async function runPlanSteps(
   ports: WritePorts,
   steps: readonly PlanRunStep[],
+  held: Held,
   each?: (index: number, done: StepDone) => void,
 ) {
   const done: StepDone[] = [];
   for (const [index, { record, key, wait = true, holds, failed, approved: other }] of steps.entries()) {
     try {
       const approved = other ?? { by: 'plan' as const, holds: holds && (() => holds(done)) };
-      const result = (await sendTrade(
-        ports,
-        { ...record, approved },
-        {
-          wait,
-          idempotencyKey: key,
+      const result = (await sendTrade(ports, { ...record, approved }, { wait, idempotencyKey: key, held }).catch(
+        async (error: unknown) => {
+          if (!failed) throw error;
+          return failed(error, done);
         },
-      ).catch(async (error: unknown) => {
-        if (!failed) throw error;
-        return failed(error, done);
-      })) as StepDone;
+      )) as StepDone;
       done.push(result);
       each?.(index, result);
     } catch (error) {
@@ -146,17 +142,22 @@ export const resumePlan = <P extends { unfinished: boolean }, T>(
   sides: Plan<T>['sides'],
   read: () => Promise<P>,
   finished: (now: P) => Error,
-  run: (now: P) => Promise<T>,
+  run: (now: P, held: Held) => Promise<T>,
+  held?: Held,
 ) =>
-  runPlan(ports, {
-    sides,
-    book: true,
-    run: async () => {
-      const now = await read();
-      if (!now.unfinished) throw finished(now);
-      return run(now);
+  runPlan(
+    ports,
+    {
+      sides,
+      book: true,
+      run: async (inside) => {
+        const now = await read();
+        if (!now.unfinished) throw finished(now);
+        return run(now, inside);
+      },
     },
-  });
+    held,
+  );
 
 /** A journaled plan set aside: its unresolved rows abandoned, never to be sent. */
 export async function setAside(ports: WritePorts, rows: ReadonlyArray<JournalEntry | undefined>, message: string) {
@@ -166,8 +167,13 @@ export async function setAside(ports: WritePorts, rows: ReadonlyArray<JournalEnt
 
 /** A journaled plan carried out: its steps `due` (stepsDue's, unless fewer are given), the first that fails throwing
  * its error. Returns what stands for each leg: this run's step (null: nothing was done), else its row. */
-export async function runJournaledSteps(ports: WritePorts, steps: readonly JournaledStep[], due = stepsDue(steps)) {
-  const ran = await runPlanSteps(ports, due);
+export async function runJournaledSteps(
+  ports: WritePorts,
+  steps: readonly JournaledStep[],
+  held: Held,
+  due = stepsDue(steps),
+) {
+  const ran = await runPlanSteps(ports, due, held);
   if (ran.stoppedAt !== undefined) throw ran.error;
   return (leg: string): StepDone | undefined => {
     const index = due.findIndex((step) => step.record.leg === leg);
@@ -180,7 +186,7 @@ export async function runJournaledSteps(ports: WritePorts, steps: readonly Journ
  * a step under its own key (one begun on another machine, a team store's, only when a person says so), or said and
  * left when it is no trade the executor can send again (`hedge resume` can). Not approved by a plan: an agent's limits
  * judge each step finished here (write-flow.ts). Returns how many there were. */
-export async function finishEarlierSteps(ports: WritePorts, groupPrefix: string, what: string) {
+export async function finishEarlierSteps(ports: WritePorts, groupPrefix: string, what: string, held: Held) {
   const client = await ports.client();
   const rows = (await ownGroupEntries(ports, groupPrefix, { pending: true })).reverse();
   for (const row of rows) {
@@ -202,7 +208,7 @@ export async function finishEarlierSteps(ports: WritePorts, groupPrefix: string,
       level: 'note',
       text: `Finishing the ${step} of an earlier ${what} (journal ${id}, ${safeText(leg ?? '')}) with its own key ${row.idempotency_key} …`,
     });
-    const ran = await runPlanSteps(ports, [{ record, key: row.idempotency_key, approved: { by: 'run' } }]);
+    const ran = await runPlanSteps(ports, [{ record, key: row.idempotency_key, approved: { by: 'run' } }], held);
     if (ran.stoppedAt !== undefined) throw ran.error;
     const outcome = ran.done[0]?.entry.outcome ?? 'unknown';
     ports.notify({

@@ -58,7 +58,7 @@ import { readSidesAsAnswered } from '../write/wait.js';
 import { runPreTradeChecks } from './pre-trade.js';
 import { days, openArgv, tradeRecord, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from '../write/row-trust.js';
-import { ROLL_GROUP_PREFIX, type WriteOptions } from '../write/write-flow.js';
+import { ROLL_GROUP_PREFIX, type Held, type WriteOptions } from '../write/write-flow.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
 import { stringOf, withoutUndefined, type JsonObject } from '../../core/objects.js';
 import { formatSpan } from '../../core/duration.js';
@@ -76,6 +76,8 @@ interface RollRequest {
   clientReference?: string;
   /** Approved by the command's run (a keeper's roll): not asked again. */
   approved?: Approval;
+  /** The locks its caller holds (a keeper's step, its side's): the roll decides under them. */
+  held?: Held;
 }
 
 /** A group id for the legs of one action: its prefix, the time and a random part. */
@@ -348,7 +350,7 @@ function openStep(run: RollRun, wait: boolean): JournaledStep {
 async function carryOut(
   ports: WritePorts,
   legs: RollLegs,
-  write: Pick<WriteOptions, 'wait' | 'dryRun'>,
+  write: Pick<WriteOptions, 'wait' | 'dryRun' | 'held'>,
   notes: string[],
   resumed?: { needsConfirmation: boolean },
   quote?: Quote,
@@ -391,7 +393,7 @@ async function carryOut(
       due = due.slice(1);
     }
   }
-  const done = await runJournaledSteps(ports, steps, due);
+  const done = await runJournaledSteps(ports, steps, write.held ?? new Set(), due);
   const nothingToClose = closeDue && due[0]?.record.leg !== 'close';
   return rollReport(run, nothingToClose ? null : done('close'), done('open')!, quote);
 }
@@ -466,7 +468,7 @@ export type RollOutcome = Awaited<ReturnType<typeof carryOut>>;
 export async function resumeRollOutcome(
   ports: WritePorts,
   entry: JournalEntry,
-  options: { wait: boolean; approved?: Approval },
+  options: { wait: boolean; approved?: Approval; held?: Held },
 ) {
   const legs = await legsOf(ports, entry.group!);
   if (!legs.unfinished)
@@ -486,7 +488,8 @@ export async function resumeRollOutcome(
           hint: `See it with \`${ports.hedgeCommand('journal', 'show', now.open!.id)}\`.`,
         },
       ),
-    (now) => carryOut(ports, now, options, [], guard),
+    (now, held) => carryOut(ports, now, { ...options, held }, [], guard),
+    options.held,
   );
 }
 
@@ -743,30 +746,34 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     approved: req.approved,
   });
   const client = await ports.client();
-  const roll = () => rollOnce({ ports, client, req, guard });
-  if (write.dryRun) return roll();
+  const roll = (held?: Held) => rollOnce({ ports, client, req: { ...req, write: { ...write, held } }, guard });
+  if (write.dryRun) return roll(req.held);
   // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
   const waitingSince = ports.clock.now();
-  return runPlan(ports, {
-    sides: [req],
-    book: true,
-    run: async (holder) => {
-      // After waiting for the book lock: a roll of the side that another process finished meanwhile is refused (exit 11).
-      const rolled =
-        holder &&
-        (await rollLegsOf(ports, req, { limit: 200 })).find(
-          (entry) => entry.leg === 'open' && hasLanded(entry) && Date.parse(entry.resolved_at ?? '') >= waitingSince,
+  return runPlan(
+    ports,
+    {
+      sides: [req],
+      book: true,
+      run: async (held, holder) => {
+        // After waiting for the book lock: a roll of the side that another process finished meanwhile is refused (exit 11).
+        const rolled =
+          holder &&
+          (await rollLegsOf(ports, req, { limit: 200 })).find(
+            (entry) => entry.leg === 'open' && hasLanded(entry) && Date.parse(entry.resolved_at ?? '') >= waitingSince,
+          );
+        if (!rolled) return roll(held);
+        const tenor = readNumber(bodyOf(rolled).tenor_days);
+        throw new HeldError(
+          `The ${side} side of ${market} was rolled${tenor === undefined ? '' : ` to ${days(tenor)}`} by another hedge process while this run waited for it (${safeText(describeHolder(holder))}): journal group ${safeText(rolled.group!)}, new hedge ${safeText(rolled.hedge_id ?? '?')}. This run sent nothing.`,
+          {
+            holder,
+            details: { journal_group: rolled.group, hedge_id: rolled.hedge_id ?? null },
+            hint: `See it with \`${ports.hedgeCommand('positions')}\`; to roll the new hedge once more, run the command again.`,
+          },
         );
-      if (!rolled) return roll();
-      const tenor = readNumber(bodyOf(rolled).tenor_days);
-      throw new HeldError(
-        `The ${side} side of ${market} was rolled${tenor === undefined ? '' : ` to ${days(tenor)}`} by another hedge process while this run waited for it (${safeText(describeHolder(holder))}): journal group ${safeText(rolled.group!)}, new hedge ${safeText(rolled.hedge_id ?? '?')}. This run sent nothing.`,
-        {
-          holder,
-          details: { journal_group: rolled.group, hedge_id: rolled.hedge_id ?? null },
-          hint: `See it with \`${ports.hedgeCommand('positions')}\`; to roll the new hedge once more, run the command again.`,
-        },
-      );
+      },
     },
-  });
+    req.held,
+  );
 }

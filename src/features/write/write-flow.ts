@@ -20,7 +20,6 @@ import {
   UnresolvedError,
   UsageError,
 } from '../../core/errors.js';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { DEFAULT_WAIT_BOUND_MS } from '../../platform/config/wait-bound.js';
 import {
   confirmRowFromElsewhere,
@@ -72,6 +71,8 @@ export interface WriteOptions {
   again?: boolean;
   /** `resume --resend-unproven`: send an earlier action again although nothing proves it did not land (a person's word). */
   resendUnproven?: boolean;
+  /** The locks its caller holds (a plan's step): its side's taken only when not among them. */
+  held?: Held;
 }
 
 export const writeOptionsFrom = (
@@ -180,23 +181,25 @@ const started = (entry: JournalEntry) => `started ${utcClock(entry.created_at)} 
 
 // Check and act under one lock: a per-account lock of the journal, so two processes never both
 // decide from the same book. A waiter reads the book afresh; still held at its bound, exit 11.
-/** The scopes this async chain holds: an inner check-and-act runs under its outer hold instead of waiting for itself; two agent calls in one `hedge mcp` process still exclude each other. */
-const heldScopes = new AsyncLocalStorage<ReadonlySet<string>>();
+/** The account locks a run holds (their scopes), handed by a plan to the writes it makes: an inner check-and-act runs
+ * under its outer hold instead of waiting for itself. */
+export type Held = ReadonlySet<string>;
 
-/** Runs `body` holding the account lock `parts` names; `what` says in messages what is guarded ("the book of this
- * account"). `body` is told who held the lock first, when this run waited for it: the book may have changed under it. */
+/** Runs `body` holding the account lock `parts` names (at once when `held` has it already); `what` says in messages what
+ * is guarded ("the book of this account"). `body` is given the locks held then, and told who held the lock first when
+ * this run waited for it: the book may have changed under it. */
 export async function withAccountLock<T>(
   ports: WritePorts,
   what: string,
   parts: string[],
-  body: (waitedFor?: Holder) => Promise<T>,
+  body: (held: Held, waitedFor?: Holder) => Promise<T>,
+  held: Held = new Set(),
 ) {
   const journal = await ports.journal();
   // The account's: its key in its environment, whichever host name of the base URL a run goes through.
   const { environment, key_id } = await identityOf(ports);
   const scope = [environment, key_id, ...parts].join('|');
-  const held = heldScopes.getStore();
-  if (held?.has(scope)) return body();
+  if (held.has(scope)) return body(held);
   let answer = await journal.lock(scope, { waitMs: 0 });
   let waitedFor: Holder | undefined;
   if (!answer.held) {
@@ -223,7 +226,7 @@ export async function withAccountLock<T>(
       );
   }
   try {
-    return await heldScopes.run(new Set([...(held ?? []), scope]), () => body(waitedFor));
+    return await body(new Set([...held, scope]), waitedFor);
   } finally {
     await answer.hold.release();
   }
@@ -232,30 +235,32 @@ export async function withAccountLock<T>(
 /** Lock: the one place a side's lock is taken, for a plan of several steps (the plan executor's, `runPlan`: an
  * apply's, a roll's close then open, a keeper's step) and for every lone write. The sides' locks in one order (two
  * holders of several never deadlock), after the book's when `book` (a plan: a second apply or roll waits for the first;
- * `run` is told who held it meanwhile) unless this chain holds every one of its sides already (a roll a keeper's step
- * makes). */
+ * `run` is told who held it meanwhile) unless `held`, the locks its caller holds, has every one of its sides already (a
+ * roll a keeper's step makes). `run` is given the locks held, to hand to the writes it makes. */
 export const lock = <T>(
   ports: WritePorts,
   plan: {
     sides: ReadonlyArray<{ market: string; side: string }>;
     book?: boolean;
-    run: (waitedFor?: Holder) => Promise<T>;
+    run: (held: Held, waitedFor?: Holder) => Promise<T>;
   },
+  held: Held = new Set(),
 ) => {
   // Each side once, in the order of its key `MARKET|side`.
   const keys = [...new Set(plan.sides.map(({ market, side }) => `${market.toUpperCase()}|${side}`))].sort();
-  const underSides = (waitedFor?: Holder) =>
-    keys.reduceRight(
-      (inner, key) => () => {
+  const underSides = (outer: Held, waitedFor?: Holder) =>
+    keys.reduceRight<(now: Held) => Promise<T>>(
+      (inner, key) => (now) => {
         const [market, side] = key.split('|');
-        return withAccountLock(ports, `the ${side} side of ${market}`, ['side', market, side], inner);
+        return withAccountLock(ports, `the ${side} side of ${market}`, ['side', market, side], inner, now);
       },
-      () => plan.run(waitedFor),
-    )();
+      (now) => plan.run(now, waitedFor),
+    )(outer);
   // A plan made inside a step that holds all its sides already (a keeper's roll) decides under that step's locks.
-  const held = [...(heldScopes.getStore() ?? [])];
-  const inside = keys.length > 0 && keys.every((key) => held.some((scope) => scope.endsWith(`|side|${key}`)));
-  return plan.book && !inside ? withAccountLock(ports, 'the book of this account', ['book'], underSides) : underSides();
+  const inside = keys.length > 0 && keys.every((key) => [...held].some((scope) => scope.endsWith(`|side|${key}`)));
+  return plan.book && !inside
+    ? withAccountLock(ports, 'the book of this account', ['book'], underSides, held)
+    : underSides(held);
 };
 
 /** The one write flow, as its named stages (CONTRIBUTING.md, the write path): chooseKey → check → confirm → journal →
@@ -287,7 +292,11 @@ export async function settleWrite<S, R, K = unknown>(
     if (holder) throw heldError(ports, pending, holder);
   }
   // One change in flight per side: decided, sent and seen to land under the side's lock.
-  return lock(ports, { sides: action.side ? [action.side] : [], run: async () => carryOut(run, await chooseKey(run)) });
+  return lock(
+    ports,
+    { sides: action.side ? [action.side] : [], run: async () => carryOut(run, await chooseKey(run)) },
+    options.held,
+  );
 }
 
 /** What every stage of one write is given: the action, its options, and what the run read once at its start: the
