@@ -14,7 +14,7 @@ import { lock, type Held } from '../write/write-flow.js';
 
 /** A plan as its entry point hands it to the executor: the sides it moves, whether it takes the book's lock first (an
  * apply's, a roll's: a second one waits for the first), and `run`, which builds, confirms and carries it out under
- * those locks (told who held the book meanwhile: it may have moved), each step through `runPlanSteps`. */
+ * those locks (told who held the book meanwhile: it may have moved), each step through `runStep`. */
 type Plan<T> = Parameters<typeof lock<T>>[1];
 
 /** The plan executor: the plan carried out under runWrite's lock stage, which takes the book's and the sides' locks
@@ -54,49 +54,27 @@ export async function confirmedPlan<P extends { trades: readonly Trade[] }, S ex
 /** What a step of a plan did: its journal row, and what the write flow was answered and read (null: not due, nothing sent). */
 export type StepDone = { entry: JournalEntry; answer?: unknown; result?: unknown } | null;
 
-/** A step of a plan as the executor carries it out: its record (the plan's group, its leg) and the key journaled for it
- * earlier (a resumed step), else a new one. */
+/** A step of a plan as the executor carries it out, as data: its record (the plan's group, its leg) and the key
+ * journaled for it earlier (a resumed step), else a new one. What the plan checks of it right before it is sent, and
+ * what its failure means for the plan, its owner (apply, roll) says in its own loop, under the plan's locks. */
 export interface PlanRunStep {
   record: TradeRecord;
   key?: string;
   /** false: sent, not waited for (--no-wait). */
   wait?: boolean;
-  /** Its check stage, given what the steps before it did: throws when the plan no longer holds for it. */
-  holds?: (done: readonly StepDone[]) => Promise<void>;
-  /** A send that failed: throws (said for the plan), or what stands for the step. */
-  failed?: (error: unknown, done: readonly StepDone[]) => Promise<StepDone>;
   /** Approved otherwise than by the plan (an earlier plan's step finished: judged as a write of its own). */
   approved?: Approval;
 }
 
-/** The executor of every plan of steps (an apply's, a roll's close then open), run under the plan's locks: each step in
- * turn through the one write flow, approved by the plan (its one confirmation covered every step, with its checks, and
- * an agent's limits admitted it whole), the first that fails stopping the plan (`stoppedAt`, from 0, with its error);
- * `each` hears every step done and may stop the plan there. */
-export async function runPlanSteps(
-  ports: WritePorts,
-  steps: readonly PlanRunStep[],
-  held: Held,
-  each?: (index: number, done: StepDone) => void,
-) {
-  const done: StepDone[] = [];
-  for (const [index, { record, key, wait = true, holds, failed, approved: other }] of steps.entries()) {
-    try {
-      const approved = other ?? { by: 'plan' as const, holds: holds && (() => holds(done)) };
-      const result = (await sendTrade(ports, { ...record, approved }, { wait, idempotencyKey: key, held }).catch(
-        async (error: unknown) => {
-          if (!failed) throw error;
-          return failed(error, done);
-        },
-      )) as StepDone;
-      done.push(result);
-      each?.(index, result);
-    } catch (error) {
-      return { done, stoppedAt: index, error };
-    }
-  }
-  return { done };
-}
+/** The executor of a plan's step (an apply's, a roll's close or open), run under the plan's locks (`held`): through the
+ * one write flow, approved by the plan (its one confirmation covered every step, with its checks, and an agent's limits
+ * admitted it whole) unless the step says otherwise, with its own key. */
+export const runStep = async (ports: WritePorts, { record, key, wait = true, approved }: PlanRunStep, held: Held) =>
+  (await sendTrade(
+    ports,
+    { ...record, approved: approved ?? { by: 'plan' } },
+    { wait, idempotencyKey: key, held },
+  )) as StepDone;
 
 /** Journals a step of a plan as planned, with a new key and what is kept beside it, before any step is sent: from then
  * on the journal holds the plan, and a later run finishes it from there. */
@@ -165,23 +143,6 @@ export async function setAside(ports: WritePorts, rows: ReadonlyArray<JournalEnt
   for (const row of rows) if (row && isUnresolved(row)) await journal.update(row.id, { outcome: 'abandoned', message });
 }
 
-/** A journaled plan carried out: its steps `due` (stepsDue's, unless fewer are given), the first that fails throwing
- * its error. Returns what stands for each leg: this run's step (null: nothing was done), else its row. */
-export async function runJournaledSteps(
-  ports: WritePorts,
-  steps: readonly JournaledStep[],
-  held: Held,
-  due = stepsDue(steps),
-) {
-  const ran = await runPlanSteps(ports, due, held);
-  if (ran.stoppedAt !== undefined) throw ran.error;
-  return (leg: string): StepDone | undefined => {
-    const index = due.findIndex((step) => step.record.leg === leg);
-    const row = steps.find((step) => step.record.leg === leg)?.row;
-    return index < 0 ? row && { entry: row } : ran.done[index];
-  };
-}
-
 /** An earlier plan's unresolved rows of this account (`groupPrefix`, its command `what`), oldest first, each finished as
  * a step under its own key (one begun on another machine, a team store's, only when a person says so), or said and
  * left when it is no trade the executor can send again (`hedge resume` can). Not approved by a plan: an agent's limits
@@ -208,9 +169,8 @@ export async function finishEarlierSteps(ports: WritePorts, groupPrefix: string,
       level: 'note',
       text: `Finishing the ${step} of an earlier ${what} (journal ${id}, ${safeText(leg ?? '')}) with its own key ${row.idempotency_key} …`,
     });
-    const ran = await runPlanSteps(ports, [{ record, key: row.idempotency_key, approved: { by: 'run' } }], held);
-    if (ran.stoppedAt !== undefined) throw ran.error;
-    const outcome = ran.done[0]?.entry.outcome ?? 'unknown';
+    const done = await runStep(ports, { record, key: row.idempotency_key, approved: { by: 'run' } }, held);
+    const outcome = done?.entry.outcome ?? 'unknown';
     ports.notify({
       kind: 'resumed-step',
       level: 'note',

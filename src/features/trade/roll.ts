@@ -31,7 +31,7 @@ import {
   journalStepAhead,
   ownGroupEntries,
   resumePlan,
-  runJournaledSteps,
+  runStep,
   runPlan,
   setAside,
   stepsDryRun,
@@ -173,10 +173,10 @@ interface RollRun {
   notes: string[];
 }
 
-/** The close the open follows: the close step of this run (`done`), else one an earlier run journaled — unless it found
- * nothing to close (rejected with no_open_hedge). */
-const closedBy = (legs: RollLegs, done: readonly StepDone[]) => {
-  const row = done.length ? done[0]?.entry : legs.close;
+/** The close the open follows: the close this run sent (`closeRun`; null: it found nothing to close), else one an
+ * earlier run journaled — unless it found nothing to close (rejected with no_open_hedge). */
+const closedBy = (legs: RollLegs, closeRun: StepDone | undefined) => {
+  const row = closeRun !== undefined ? closeRun?.entry : legs.close;
   return row?.outcome === 'rejected' ? undefined : row;
 };
 
@@ -264,53 +264,16 @@ async function stillToOpen(run: RollRun, closedLeg: JournalEntry | undefined) {
   );
 }
 
-/** The roll's close step: sent while the open is still `planned` (it is sent only after the close); null when it found
- * nothing to close. */
-function closeStep(run: RollRun): JournaledStep {
-  const { ports, client, legs, notes } = run;
-  const { group, request, open, close: row, bound } = legs;
-  const { market, side } = request;
-  let stoppedBeforeClose: unknown;
-  return {
+/** The roll's two steps as data, the close (when it closes) then the open: each leg's record and row, and what its
+ * dry run says of it. */
+function rollSteps({ legs }: RollRun, wait: boolean): JournaledStep[] {
+  const { group, request, open, close, ended } = legs;
+  const closeStep = {
     record: legRecord('close', group, request),
-    row,
-    note: row ? `resumed, journal ${row.id}` : open && 'if the side is still open',
-    // Right before the close is journaled and sent, under the side's lock: the side is still what the plan bound (a
-    // close journaled earlier was judged by the run that sent it).
-    holds: async () => {
-      const { shown, soonest } = bound;
-      if (!shown || row) return;
-      const { books, serverNow } = await readSidesAsAnswered(ports, client, [request]);
-      // Judged where the close may land, one request's bound from the views' time: never after the first maturity.
-      const changed = changedSincePlan({ shown, soonest }, sideAfterOf(books[0]), {
-        serverNow,
-        landingMs: client.transport.config.requestTimeoutMs,
-      });
-      if (changed) throw (stoppedBeforeClose = await sideChanged(run, changed, false));
-    },
-    failed: async (error) => {
-      // Stopped before the close was journaled: nothing was sent, as it says.
-      if (error === stoppedBeforeClose) throw error;
-      if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge') {
-        notes.push(`Nothing to close: the ${side} hedge on ${market} had already settled or been closed.`);
-        return null;
-      }
-      // A refused close leaves the side as it was: the roll ends here, and its open is never sent.
-      if (isRejection(error)) await abandon(run, `not sent: the close was rejected (${error.code})`);
-      // The close's outcome is not known here: say what that means for the side, with the error the operator sees.
-      else if (error instanceof Error)
-        error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${ports.hedgeCommand('resume', open!.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${ports.hedgeCommand('positions')}\` shows which).`;
-      throw error;
-    },
+    row: close,
+    note: close ? `resumed, journal ${close.id}` : open && 'if the side is still open',
   };
-}
-
-/** The roll's open step: sent once the close has landed, on a side nothing covers. */
-function openStep(run: RollRun, wait: boolean): JournaledStep {
-  const { legs, ports } = run;
-  const { group, request, open, ended } = legs;
-  const { market, side } = request;
-  return {
+  const openStep = {
     record: legRecord('open', group, request),
     row: open,
     wait,
@@ -319,27 +282,70 @@ function openStep(run: RollRun, wait: boolean): JournaledStep {
       : ended
         ? `nothing to close: ${safeText(ended.id)} is ${safeText(ended.status)}`
         : 'sent once the close has landed',
-    holds: async (done) => {
-      if (open?.outcome === 'planned') await stillToOpen(run, closedBy(legs, done));
-    },
-    failed: async (error, done) => {
-      const closed = closedBy(legs, done);
-      if (!closed) throw error;
-      // Said with the error itself (the one line an operator sees): the side is bare now.
-      if (isRejection(error))
-        error.message = `${error.message} The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`;
-      // The close landed: a journal lost before the open must not end the roll with "nothing was sent" (exit 13).
-      if (error instanceof StateError)
-        throw new UnresolvedError(
-          `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
-          {
-            details: { journal_group: group, close: closed.id, open: open!.id, covered: false },
-            hint: `Once the journal is usable again, finish the roll with \`${ports.hedgeCommand('resume', open!.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
-          },
-        );
-      throw error;
-    },
   };
+  return legs.closes ? [closeStep, openStep] : [openStep];
+}
+
+/** The roll's close, sent while the open is still `planned` (it is sent only after the close): right before it is
+ * journaled and sent, under the side's lock, the side is still what the plan bound (a close journaled earlier was
+ * judged by the run that sent it; a side changed, nothing is sent, as it says). Null when it found nothing to close;
+ * a failure says what it means for the roll. */
+async function closeLeg(run: RollRun, step: JournaledStep, held: Held): Promise<StepDone> {
+  const { ports, client, legs, notes } = run;
+  const { request, open, close: row, bound } = legs;
+  const { market, side } = request;
+  const { shown, soonest } = bound;
+  if (shown && !row) {
+    const { books, serverNow } = await readSidesAsAnswered(ports, client, [request]);
+    // Judged where the close may land, one request's bound from the views' time: never after the first maturity.
+    const changed = changedSincePlan({ shown, soonest }, sideAfterOf(books[0]), {
+      serverNow,
+      landingMs: client.transport.config.requestTimeoutMs,
+    });
+    if (changed) throw await sideChanged(run, changed, false);
+  }
+  try {
+    return await runStep(ports, step, held);
+  } catch (error) {
+    if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge') {
+      notes.push(`Nothing to close: the ${side} hedge on ${market} had already settled or been closed.`);
+      return null;
+    }
+    // A refused close leaves the side as it was: the roll ends here, and its open is never sent.
+    if (isRejection(error)) await abandon(run, `not sent: the close was rejected (${error.code})`);
+    // The close's outcome is not known here: say what that means for the side, with the error the operator sees.
+    else if (error instanceof Error)
+      error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${ports.hedgeCommand('resume', open!.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${ports.hedgeCommand('positions')}\` shows which).`;
+    throw error;
+  }
+}
+
+/** The roll's open, sent once the close (`closeRun`, this run's) has landed, on a side nothing covers (checked right
+ * before it is journaled while it is still planned); a failure once the side was closed says it is bare now. */
+async function openLeg(run: RollRun, step: JournaledStep, closeRun: StepDone | undefined, held: Held) {
+  const { legs, ports } = run;
+  const { group, request, open } = legs;
+  const { market, side } = request;
+  const closed = closedBy(legs, closeRun);
+  try {
+    if (open?.outcome === 'planned') await stillToOpen(run, closed);
+    return await runStep(ports, step, held);
+  } catch (error) {
+    if (!closed) throw error;
+    // Said with the error itself (the one line an operator sees): the side is bare now.
+    if (isRejection(error))
+      error.message = `${error.message} The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`;
+    // The close landed: a journal lost before the open must not end the roll with "nothing was sent" (exit 13).
+    if (error instanceof StateError)
+      throw new UnresolvedError(
+        `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
+        {
+          details: { journal_group: group, close: closed.id, open: open!.id, covered: false },
+          hint: `Once the journal is usable again, finish the roll with \`${ports.hedgeCommand('resume', open!.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
+        },
+      );
+    throw error;
+  }
 }
 
 /** Carries the roll out through the plan executor from wherever the journal says its steps are — the close (while the
@@ -358,7 +364,7 @@ async function carryOut(
   const run = { ports, client: await ports.client(), legs, notes };
   const { group, request } = legs;
   const { market, side, notional_usd, tenor_days } = request;
-  const steps = [...(legs.closes ? [closeStep(run)] : []), openStep(run, write.wait)];
+  const steps = rollSteps(run, write.wait);
   if (write.dryRun) return { kind: 'dry-run' as const, notes, legs: await stepsDryRun(ports, steps) };
   const open = legs.open!;
   let due = stepsDue(steps);
@@ -393,9 +399,16 @@ async function carryOut(
       due = due.slice(1);
     }
   }
-  const done = await runJournaledSteps(ports, steps, write.held ?? new Set(), due);
+  // Each leg due in turn, the close before the open; the first that fails ends the roll with its error.
+  const held = write.held ?? new Set<string>();
+  let closeRun: StepDone | undefined;
+  let openRun: StepDone | undefined;
+  for (const step of due)
+    if (step.record.leg === 'close') closeRun = await closeLeg(run, step, held);
+    else openRun = await openLeg(run, step, closeRun, held);
   const nothingToClose = closeDue && due[0]?.record.leg !== 'close';
-  return rollReport(run, nothingToClose ? null : done('close'), done('open')!, quote);
+  const closeDone = closeRun !== undefined ? closeRun : legs.close && { entry: legs.close };
+  return rollReport(run, nothingToClose ? null : closeDone, openRun ?? { entry: open }, quote);
 }
 
 /** What the roll did, from what stands for its legs (the close null: nothing closed): both legs with their keys and

@@ -12,16 +12,15 @@ import { sameAsShown, sameHedges } from '../book/book.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { WritePorts } from './ports.js';
 
-/** Who approved a write before it reached the flow, and on what (unset: no one; the confirm stage asks as the key and
- * the command's --yes require): `plan`, a plan's one confirmation (apply's, a roll's), whose checks and agent's limits
- * ran over the whole plan, with `holds`, its check of this step under the side's lock right before it is journaled
- * (throws when the plan no longer holds: the side moved since the plan; a roll's side covered between its close and
- * its open); `run`, the command's own run (apply's or the keeper's start, their --yes and target), its checks and limits
- * still the write's; `retry`, an earlier attempt of this same action refused for the amount's name only, checked then,
- * with `trades`, what a person's "yes" or an agent's token was given on (sent on it only while the side is as they
- * show; moved, asked again where a person can be asked, else refused). */
-export type Approval =
-  { by: 'plan'; holds?: () => Promise<void> } | { by: 'run' } | { by: 'retry'; trades?: readonly Trade[] };
+/** Who approved a write before it reached the flow, as data (unset: no one; the confirm stage asks as the key and the
+ * command's --yes require): `plan`, a plan's one confirmation (apply's, a roll's), whose checks and agent's limits ran
+ * over the whole plan, and whose owner checks each step right before it is sent (apply's side not moved since the plan;
+ * a roll's side not covered between its close and its open); `run`, the command's own run (apply's or the keeper's
+ * start, their --yes and target), its checks and limits still the write's; `retry`, an earlier attempt of this same
+ * action refused for the amount's name only, checked then, with `trades`, what a person's "yes" or an agent's token was
+ * given on (sent on it only while the side is as they show; moved, asked again where a person can be asked, else
+ * refused). */
+export type Approval = { by: 'plan' } | { by: 'run' } | { by: 'retry'; trades?: readonly Trade[] };
 
 /** Declining a confirmation ends the run with nothing sent: exit 8 (`declined`), not Ctrl-C's 130. */
 export class NotConfirmedError extends DeclinedError {

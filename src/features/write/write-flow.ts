@@ -678,8 +678,8 @@ async function gateTheSend({ ports, action, checked }: WriteRun, run: RunKey) {
 }
 
 /** Check: an agent's limits and the plan its token was issued for (asked again before every retry), then the pre-trade
- * checks and a plan's own check of this step; a resumed action skips them and reads what the book shows of its earlier
- * send (landed: followed, not sent again). */
+ * checks; a resumed action skips them and reads what the book shows of its earlier send (landed: followed, not sent
+ * again). */
 async function check<S, K>(run: WriteRun<S, unknown, K>, key: RunKey) {
   const { ports, action, checked } = run;
   const gated = await gateTheSend(run, key);
@@ -687,8 +687,6 @@ async function check<S, K>(run: WriteRun<S, unknown, K>, key: RunKey) {
   let kept: K | undefined;
   if (!key.resumed && !checked) kept = await action.check?.();
   else ports.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
-  // A plan's own check of this step, under the side's lock (a step resumed under its key was checked when begun).
-  if (!key.resumed && action.approved?.by === 'plan') await action.approved.holds?.();
   return {
     ...key,
     gated,
