@@ -258,6 +258,12 @@ export interface ExpectedChange {
   gone?: readonly string[];
 }
 
+/** Whether a change of this kind moves its side by an amount (an add, a reduce): those add up (movedBefore). */
+export const byAmount = (kind: string): kind is 'add' | 'reduce' => kind === 'add' || kind === 'reduce';
+
+/** Whether a change of this kind ends its side, whatever it held (a close: → 0). */
+export const endsSide = (kind: string) => kind === 'close';
+
 /** A reduction covering roughly the whole position closes it fully (spec section 3): within 1 %. */
 const WHOLE_REDUCE_SHARE = 0.01;
 

@@ -72,7 +72,8 @@ export interface PlanRunStep {
 export const runStep = async (ports: WritePorts, { record, key, wait = true, approved }: PlanRunStep, held: Held) =>
   (await sendTrade(
     ports,
-    { ...record, approved: approved ?? { by: 'plan' } },
+    // A plan's step is its owner's to decide: a change to a flat side is the server's to refuse, and said by the plan.
+    approved ? { ...record, approved } : { ...record, approved: { by: 'plan' }, serverDecides: true },
     { wait, idempotencyKey: key, held },
   )) as StepDone;
 

@@ -90,7 +90,8 @@ export interface TradeRecord extends WriteRecord {
   /** What its caller asks for before the kind's own check and preview: the optional pre-trade checks, the duplicate
    * reference check, an open's quote said before the question. What a check could not read is named in the question. */
   checks?: { duplicateReference?: boolean; preTrade?: boolean; quote?: boolean };
-  /** `--skip-checks`: the server alone refuses a change to a flat side (nothing is refused here). */
+  /** `--skip-checks`, and a plan's step: the server alone refuses a change or close of a flat side (nothing is refused
+   * here). */
   serverDecides?: boolean;
   /** The question its caller showed with its own card in view (the wizard's), asked instead of the kind's. */
   question?: string;
@@ -119,22 +120,40 @@ interface TradeKept {
   inBookUsd?: number;
 }
 
-/** A kind as data. Its endpoint and body are the client's plan of it (platform/api/client.ts: `POST /hedges` or
- * `POST /hedges/{kind}`, the body under the wire's names); its words; the quote said before its question (an open's when
- * its caller asks: `asked`, an add's always); its own check (a change's); what it reads before the send (`reads`: an
- * add's or a reduce's side and positions line, a close's side and what it returns); and the change it expects of its
- * side (book.ts ExpectedChange: open 0→N with the answer's hedge, add +N, reduce −N, close →0), from what was journaled
- * before the send. */
+/** A kind as data: every difference between the four is a field of its row, and no stage asks which kind it runs.
+ * Its endpoint and body are the client's plan of it (platform/api/client.ts: `POST /hedges` or `POST /hedges/{kind}`,
+ * the body under the wire's names); its words; the quote said before its question (an open's when its caller asks:
+ * `asked`, an add's always); its own check (a change's); what it reads before the send (`reads`: an add's or a
+ * reduce's side and positions line, a close's side and what it returns); what it trades (`trades`); the change it
+ * expects of its side (book.ts ExpectedChange: open 0→N with the answer's hedge, add +N, reduce −N, close →0), from
+ * what was journaled before the send under `before`; its wait (`wait`) and a resume's reconcile (`reconcile`). */
 interface Kind {
   verb: string;
   quote?: typeof quoteOpen | typeof quoteAddition;
   asked?: true;
   check?: typeof checkChange;
   reads?: typeof beforeChange | typeof beforeClose;
-  /** The side's notional before the send, journaled under this name (the wait and a resume's reconcile read it). */
+  /** The side's notional before the send, journaled under this name (the wait and a resume's reconcile read it); none:
+   * the side held nothing (an open's). */
   before?: 'baseline_notional_usd' | 'notional_usd';
+  /** The server names its new hedge (an open's): every view must show it, the wait's line names it, the request names
+   * its tenor and deal, and landed it is `filled`. */
+  names?: true;
+  /** A change of the side by the request's amount (an add, a reduce), sent under the wire's name for it (read back from
+   * a journaled body, and sent once more under the server's name when refused for it alone). */
+  change?: true;
+  /** A reduce: it releases margin (the balance read around it) and cannot take more than the side holds. */
+  releases?: true;
+  /** A close: it ends every hedge of its side (those journaled beside it must be gone), whatever its figure before; it
+   * trades what the side holds when sent, and the request names no amount. */
+  ends?: true;
+  /** How the optional pre-trade checks judge it. */
+  preTrade: 'open' | 'add';
   waitsFor(t: TradeScope): string;
   question(t: TradeScope, shown: readonly Trade[] | undefined, kept: TradeKept | undefined): string;
+  trades: typeof openTrades | typeof sideTrades | typeof closeTrades;
+  wait: typeof waitOpen | typeof waitChange | typeof waitClose;
+  reconcile: typeof reconcileOpen | typeof reconcileChange;
 }
 
 /** What an add and a reduce share: a hedge to change, the side read before the send, and the wait for the change. */
@@ -142,7 +161,11 @@ const CHANGE = {
   check: checkChange,
   reads: beforeChange,
   before: 'baseline_notional_usd',
+  change: true,
   waitsFor: () => 'it to land',
+  trades: sideTrades,
+  wait: waitChange,
+  reconcile: reconcileChange,
 } as const;
 
 /** Each kind once; tradeAction binds a record to its kind. (`hedge api`'s writes are bound by api-call.ts apiAction:
@@ -152,27 +175,40 @@ const KINDS: Record<TradeKind, Kind> = {
     verb: 'open a hedge',
     quote: quoteOpen,
     asked: true,
+    names: true,
+    preTrade: 'open',
     waitsFor: () => 'the fill',
     question: ({ side, usd, market, tenorDays }, _shown, kept) =>
       `Open ${side} ${formatMoney(usd)} USD on ${market} for ${days(tenorDays)}${atAbout(kept?.quote)}?`,
+    trades: openTrades,
+    wait: waitOpen,
+    reconcile: reconcileOpen,
   },
   add: {
     ...CHANGE,
     verb: 'add to a hedge',
     quote: quoteAddition,
+    preTrade: 'add',
     question: (t, shown, kept) => `Add ${formatUsd(t.usd)} to ${changedHedge(t, shown)}${atAbout(kept?.quote)}?`,
   },
   reduce: {
     ...CHANGE,
     verb: 'reduce a hedge',
+    releases: true,
+    preTrade: 'open',
     question: (t, shown) => `Remove ${formatUsd(t.usd)} from ${changedHedge(t, shown)}?`,
   },
   close: {
     verb: 'close a position',
     reads: beforeClose,
     before: 'notional_usd',
+    ends: true,
+    preTrade: 'open',
     waitsFor: ({ side }) => `the ${side} position to close`,
     question: closeQuestion,
+    trades: closeTrades,
+    wait: waitClose,
+    reconcile: reconcileChange,
   },
 };
 
@@ -202,14 +238,15 @@ function closeQuestion({ market, side }: TradeScope, shown: readonly Trade[] | u
  * resume's reconcile build it alike. */
 function expectedOf(t: TradeScope, before: JsonObject, namedId?: string | null) {
   const { kind, usd } = t;
-  const figure = kind === 'open' ? 0 : before[KINDS[kind].before!];
+  const { before: name, ends } = KINDS[kind];
+  const figure = name === undefined ? 0 : before[name];
   if (typeof figure !== 'number') return;
   const several = heldIds(before);
   return withoutUndefined({
     kind,
     before: figure,
-    hedgeId: kind !== 'close' && several ? undefined : (namedId ?? stringOf(before.hedge_id)),
-    ...(kind === 'close' ? { gone: several } : { changeUsd: usd }),
+    hedgeId: !ends && several ? undefined : (namedId ?? stringOf(before.hedge_id)),
+    ...(ends ? { gone: several } : { changeUsd: usd }),
   });
 }
 
@@ -233,13 +270,14 @@ export const openArgv = ({ tenor_days, client_reference }: OpenRequest) => [
 /** A trade's record: its kind's words, the request, the side it moves, and what its caller adds. */
 export function tradeRecord(kind: TradeKind, request: SideRequest, fields: Partial<TradeRecord> = {}) {
   const { market, side, notional_usd } = request as OpenRequest;
+  const { ends, names } = KINDS[kind];
   // The command line it is journaled under (and shown in hints) when its caller names none.
   const argv = [
     kind,
     market,
     side,
-    ...(kind === 'close' ? [] : [notional_usd]),
-    ...(kind === 'open' ? openArgv(request as OpenRequest) : []),
+    ...(ends ? [] : [notional_usd]),
+    ...(names ? openArgv(request as OpenRequest) : []),
   ];
   return {
     ...fields,
@@ -270,17 +308,13 @@ export function tradeAction(
     check: async () => {
       if (reference && checks?.duplicateReference) await refuseDuplicateReference(t, reference, unchecked);
       if (checks?.preTrade)
-        await runPreTradeChecks(
-          client,
-          { market, side, notionalUsd: usd, action: kind === 'add' ? 'add' : 'open' },
-          unchecked,
-        );
+        await runPreTradeChecks(client, { market, side, notionalUsd: usd, action: of.preTrade }, unchecked);
       return of.check?.(t);
     },
     preview: quote && (!of.asked || checks?.quote) ? (kept) => quote(t, kept) : undefined,
     before: reads && ((kept) => reads(t, kept)),
     question: (shown, kept) => questionWithUnchecked(record.question ?? of.question(t, shown, kept), unchecked),
-    trades: () => tradesOf(t),
+    trades: () => of.trades(t),
     plan: (key) => client.plan(kind, request, key),
     send: (key, sendHooks) => client.send(kind, request, key, sendHooks),
     // What it closed, for an agent's daily cap: the largest of the server's word, the book's figure when last read
@@ -291,23 +325,23 @@ export function tradeAction(
       return {
         hedge_id: answer.hedge_id ?? kept?.hedgeBefore ?? undefined,
         order_tx_hash: answer.order_tx_hash ?? undefined,
-        ...(kind === 'close' && figures.length && { traded_usd: Math.max(...figures.map(Math.abs)) }),
+        ...(of.ends && figures.length && { traded_usd: Math.max(...figures.map(Math.abs)) }),
       };
     },
     wait: (answer, context) => waitFor(t, answer, context),
-    reconcile: (entry, changedSince) =>
-      kind === 'open' ? reconcileOpen(t, entry, changedSince) : reconcileChange(t, entry, changedSince),
+    reconcile: (entry, changedSince) => of.reconcile(t, entry, changedSince),
   };
 }
 
-/** What a kind trades, for an agent's limits and a confirmation: the amount is the request's, and the side's hedges
- * are read (a confirmation binds them); an open under an agent's limits alone is judged by its notional, with nothing
- * read; a close trades what the side holds when sent. */
-async function tradesOf(t: TradeScope) {
-  const { ports, client, kind, market, side, usd } = t;
-  if (kind === 'close') return closeTrades(t);
-  if (kind === 'open' && ports.tradeGate && !ports.planCheck) return [{ market, notionalUsd: usd }];
+/** What an add or a reduce trades, for an agent's limits and a confirmation: the request's amount, on the side's hedges
+ * as read (a confirmation binds them). */
+async function sideTrades({ ports, client, market, side, usd }: TradeScope): Promise<Trade[]> {
   return [{ market, notionalUsd: usd, held: sideAfterOf((await readSideInStep(ports, client, market, side)).book) }];
+}
+
+/** What an open trades: as a change does, but under an agent's limits alone judged by its notional, nothing read. */
+async function openTrades(t: TradeScope): Promise<Trade[]> {
+  return t.ports.tradeGate && !t.ports.planCheck ? [{ market: t.market, notionalUsd: t.usd }] : sideTrades(t);
 }
 
 /** What a kind's stages act on: the record, its request's fields, the reads every kind shares, and a change's or close's refusal of a flat side. */
@@ -380,7 +414,7 @@ async function checkChange(t: TradeScope) {
     position.book,
     `; open one with \`${hedgeCommand('open', market, side, '<usd>', '--tenor', '<days>')}\``,
   );
-  if (t.kind === 'reduce') refuseBeyondHeld(t, position.book);
+  if (KINDS[t.kind].releases) refuseBeyondHeld(t, position.book);
   return { position };
 }
 
@@ -464,7 +498,7 @@ const readBalance = ({ client, signal }: TradeScope) =>
 async function beforeChange(t: TradeScope, kept?: TradeKept) {
   const [position, balanceBeforeUsdc] = await Promise.all([
     readPosition(t, kept),
-    t.kind === 'reduce' ? readBalance(t) : undefined,
+    KINDS[t.kind].releases ? readBalance(t) : undefined,
   ]);
   const { line } = position;
   const read = { kept: { ...kept, position, balanceBeforeUsdc } };
@@ -490,8 +524,8 @@ async function beforeClose(t: TradeScope, kept?: TradeKept) {
   // A side read flat holds 0: journaled, a resume tells it from a side that was not read. Asked to close a side every
   // view shows flat, this account's fresh opens of it included (a fill still unlisted is no flat side): refused before
   // anything is journaled, as add and reduce are. Read here, after a dry run and the repeat guard, which say more; a
-  // plan's step is its caller's to decide.
-  if (sideHolds(book).holds === 'flat' && record.approved?.by !== 'plan')
+  // plan's step is its caller's to decide (the server's, for this run).
+  if (sideHolds(book).holds === 'flat' && !record.serverDecides)
     t.refuseFlat((await readSidesAsAnswered(ports, client, [{ market, side }])).books[0]);
   const notional = closeTakes(book);
   return {
@@ -550,7 +584,7 @@ const VERDICTS: Record<ChangeVerdict['verdict'], { ends: boolean; outcome?: 'don
 
 /** The journal's outcome of a write the verdict resolves. */
 const outcomeOf = (kind: TradeKind, { verdict }: ChangeVerdict): 'filled' | 'done' | 'failed' =>
-  VERDICTS[verdict].outcome === 'done' && kind === 'open' ? 'filled' : VERDICTS[verdict].outcome!;
+  VERDICTS[verdict].outcome === 'done' && KINDS[kind].names ? 'filled' : VERDICTS[verdict].outcome!;
 
 /** What an unproven write is said as, by its last verdict's exit code: 7, a pending action; 3, ended before the change,
  * not applied; 12, a read that may be cut (how to read it whole), moved by another actor (or in part), or past telling. */
@@ -576,7 +610,7 @@ function unproven(t: TradeScope, expected: ExpectedChange, seen: Seen | undefine
   if (seen && cutRead(seen.book)) return cutSide({ market, side }, seen.book, false);
   const moved = verdict === 'moved' || verdict === 'partly';
   const holds = seen && sideHolds(seen.book);
-  const after = kind === 'add' || kind === 'reduce' ? expectedAfterChange(kind, expected.before, usd) : undefined;
+  const after = KINDS[kind].change && expectedAfterChange(kind as 'add' | 'reduce', expected.before, usd);
   const figures =
     holds?.holds === 'held' && after
       ? `the side shows ${formatUsd(holds.notionalUsd)} — neither ${formatUsd(expected.before)} (before it) nor ${formatUsd(after.notionalUsd)} (with it)`
@@ -601,7 +635,7 @@ function unproven(t: TradeScope, expected: ExpectedChange, seen: Seen | undefine
  * the bound, the last proof says why. Records that may be cut are no proof either way, and reading again tells no more. */
 async function prove(t: TradeScope, expected: ExpectedChange, label: string, startedAt: number) {
   const { ports, client, market, side } = t;
-  const named = expected.kind === 'open' && expected.hedgeId ? [expected.hedgeId] : undefined;
+  const named = KINDS[t.kind].names && expected.hedgeId ? [expected.hedgeId] : undefined;
   const seen = await pollUntil(ports, {
     label,
     startedAt,
@@ -623,8 +657,9 @@ async function prove(t: TradeScope, expected: ExpectedChange, label: string, sta
   return seen;
 }
 
-/** The wait of every kind: an open's hedge record first (its fill shows there first; a failed one is its outcome), then
- * the one prove over every view; what it returns is the kind's result with the side as every view showed it. */
+/** The wait of every kind: what it expects of the side (unread before it, a close still waits for the side to be flat),
+ * its line, then its kind's wait over the one prove; what it returns is the kind's result with the side as every view
+ * showed it. */
 async function waitFor(
   t: TradeScope,
   answer: SubmittedAction,
@@ -632,7 +667,8 @@ async function waitFor(
 ) {
   const { kind, market, side, hedgeCommand } = t;
   const { startedAt, before = {}, kept = {}, sentEarlier } = context;
-  const expected = expectedOf(t, before, answer.hedge_id) ?? (kind === 'close' ? { kind, before: 0 } : undefined);
+  const of = KINDS[kind];
+  const expected = expectedOf(t, before, answer.hedge_id) ?? (of.ends ? { kind, before: 0 } : undefined);
   if (!expected)
     // Exit 0 rests on the change's own effect on the side: with no notional before it, there is none to see.
     throw new UnresolvedError(
@@ -645,31 +681,52 @@ async function waitFor(
   // The wait's line: what was sent, by this run or earlier (a resume that found it landed sends nothing), and what it
   // waits for.
   const { order_tx_hash: hash } = answer;
-  const label = `${sentEarlier ? 'Sent earlier:' : 'Submitted'} ${kind === 'open' ? answer.hedge_id! : kind}${typeof hash === 'string' && hash ? ` (tx ${shortHash(hash)})` : ''}, waiting for ${KINDS[kind].waitsFor(t)}`;
-  if (kind === 'open') {
-    const hedge = await waitForHedgeStatus(t.ports, answer.hedge_id!, { label, startedAt });
-    // Ended on its record (failed, or closed since it filled): the model's verdict on its side of that record alone.
-    if (recordStanding(hedge).standing !== 'filled')
-      return {
-        result: hedge,
-        outcome: outcomeOf(kind, changeVerdict(reconcileSide([hedgeRecord(hedge)], undefined, 0), expected)),
-      };
-    // Its own record proves the open; the other views show the side after it, and one that cannot be read is said.
-    const seen = await prove(t, expected, label, startedAt).catch((error: unknown) => {
-      if (error instanceof UnresolvedError || t.signal.aborted) throw error;
-      t.notify({
-        kind: 'not-seen-everywhere',
-        level: 'warn',
-        text: `Hedge ${safeText(hedge.id)} is filled on its record; whether every other view shows it could not be read (${safeText(messageOf(error))}).`,
-      });
+  const label = `${sentEarlier ? 'Sent earlier:' : 'Submitted'} ${of.names ? answer.hedge_id! : kind}${typeof hash === 'string' && hash ? ` (tx ${shortHash(hash)})` : ''}, waiting for ${of.waitsFor(t)}`;
+  return of.wait(t, { answer, before, kept, expected, label, startedAt });
+}
+
+/** What a kind's wait is given: the answer, what was read before the send, the change it expects and its line. */
+interface Proving {
+  answer: SubmittedAction;
+  before: JsonObject;
+  kept: TradeKept;
+  expected: ExpectedChange;
+  label: string;
+  startedAt: number;
+}
+
+/** An open's wait: its hedge record first (its fill shows there first; a failed one is its outcome), then the other
+ * views. */
+async function waitOpen(t: TradeScope, { answer, expected, label, startedAt }: Proving) {
+  const hedge = await waitForHedgeStatus(t.ports, answer.hedge_id!, { label, startedAt });
+  // Ended on its record (failed, or closed since it filled): the model's verdict on its side of that record alone.
+  if (recordStanding(hedge).standing !== 'filled')
+    return {
+      result: hedge,
+      outcome: outcomeOf(t.kind, changeVerdict(reconcileSide([hedgeRecord(hedge)], undefined, 0), expected)),
+    };
+  // Its own record proves the open; the other views show the side after it, and one that cannot be read is said.
+  const seen = await prove(t, expected, label, startedAt).catch((error: unknown) => {
+    if (error instanceof UnresolvedError || t.signal.aborted) throw error;
+    t.notify({
+      kind: 'not-seen-everywhere',
+      level: 'warn',
+      text: `Hedge ${safeText(hedge.id)} is filled on its record; whether every other view shows it could not be read (${safeText(messageOf(error))}).`,
     });
-    return { result: hedge, sideAfter: seen ? sideAfterOf(seen.book) : undefined, outcome: 'filled' as const };
-  }
+  });
+  return { result: hedge, sideAfter: seen ? sideAfterOf(seen.book) : undefined, outcome: 'filled' as const };
+}
+
+/** An add's or a reduce's wait: the one prove, then what it learned. */
+async function waitChange(t: TradeScope, { answer, before, kept, expected, label, startedAt }: Proving) {
   const seen = await prove(t, expected, label, startedAt);
-  return {
-    ...(await (kind === 'close' ? closeResult(t, answer, before, seen) : changeResult(t, answer, before, kept, seen))),
-    outcome: outcomeOf(kind, seen.proof),
-  };
+  return { ...(await changeResult(t, answer, before, kept, seen)), outcome: outcomeOf(t.kind, seen.proof) };
+}
+
+/** A close's wait: the one prove, then what it returned. */
+async function waitClose(t: TradeScope, { answer, before, expected, label, startedAt }: Proving) {
+  const seen = await prove(t, expected, label, startedAt);
+  return { ...(await closeResult(t, answer, before, seen)), outcome: outcomeOf(t.kind, seen.proof) };
 }
 
 /** What an add or a reduce learned once it landed, as its wait returns it (`changeResult`). */
@@ -938,15 +995,16 @@ export type CloseResult = Awaited<ReturnType<typeof closeResult>>['result'];
  * live confirmation is bound to). */
 export function stepRecord(step: PlanStep, group: string, leg: string) {
   const { action, market, side, tenorDays, clientReference } = step;
-  if (action === 'open' && tenorDays === undefined)
-    throw new UsageError(`step ${leg}: an open of ${market} ${side} needs a tenor; give tenor_days on its row.`);
+  const { ends, names } = KINDS[action];
+  if (names && tenorDays === undefined)
+    throw new UsageError(`step ${leg}: an ${action} of ${market} ${side} needs a tenor; give tenor_days on its row.`);
   return tradeRecord(
     action,
     withoutUndefined({
       market,
       side,
-      notional_usd: action === 'close' ? undefined : Math.abs(step.deltaUsd),
-      ...(action === 'open' && { tenor_days: tenorDays, client_reference: clientReference }),
+      notional_usd: ends ? undefined : Math.abs(step.deltaUsd),
+      ...(names && { tenor_days: tenorDays, client_reference: clientReference }),
     }),
     { group, leg },
   );
@@ -961,7 +1019,7 @@ export function recordFromJournal(client: HedgeClient, entry: JournalEntry) {
   // An apply step stays a leg of its run: its journal entry is matched with its group and leg.
   return tradeRecord(
     command as TradeKind,
-    command === 'add' || command === 'reduce' ? client.changeRequestFromBody(body) : (body as unknown as SideRequest),
+    KINDS[command as TradeKind].change ? client.changeRequestFromBody(body) : (body as unknown as SideRequest),
     { argv: Array.isArray(entry.argv) ? entry.argv.map(String) : [command], group, leg },
   );
 }
@@ -989,11 +1047,7 @@ export async function sendTrade(ports: WritePorts, record: TradeRecord, write: W
   const { error } = tried;
   const planned = first.plan('');
   // Only a clear refusal of this action's own request (nothing happened) says anything of the amount's name.
-  if (
-    (record.kind !== 'add' && record.kind !== 'reduce') ||
-    !isRejection(error) ||
-    error.endpoint !== `${planned.method} ${planned.path}`
-  )
+  if (!KINDS[record.kind].change || !isRejection(error) || error.endpoint !== `${planned.method} ${planned.path}`)
     throw error;
   // Sent again only when that is safe: not a dry run, not a resume of a given key (one request, never changed behind the user's back).
   const named = write.dryRun || write.idempotencyKey !== undefined ? undefined : notionalFieldFrom(error, planned.body);

@@ -48,7 +48,7 @@ import {
   type SideAfter,
 } from '../../platform/journal/index.js';
 import { readSideInStep, sameSide, sideAfterOf } from '../book/side-book.js';
-import { movedBefore, sameAsShown, shownFlat } from '../book/book.js';
+import { byAmount, endsSide, movedBefore, sameAsShown, shownFlat } from '../book/book.js';
 import type { Side } from '../../core/vocabulary.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from './ports.js';
@@ -477,7 +477,7 @@ async function refuseRecentRepeat({ ports, journal, match, own, action, checked 
   const ended = recent.resolved_at ?? recent.created_at;
   const hedge = recent.hedge_id ? `, hedge ${safeText(recent.hedge_id)}` : '';
   // A close re-run on the side it left flat: that is the whole news.
-  const flat = unchanged && recent.command === 'close' && shownFlat(recent.side_after!);
+  const flat = unchanged && endsSide(recent.command) && shownFlat(recent.side_after!);
   const { market, side } = bodyOf(recent);
   const which = typeof market === 'string' && typeof side === 'string' ? `${side} side of ${market}` : 'side';
   throw new RepeatedActionError(
@@ -514,8 +514,7 @@ async function attributedContext({ journal, identity, own }: WriteRun, entry: Jo
     const changeUsd = recordedUsd(bodyOf(other));
     const { command: kind } = other;
     if (!own(other)) uncertain.push(other);
-    else if ((kind === 'add' || kind === 'reduce') && hasLanded(other) && changeUsd !== undefined)
-      landed.push({ kind, changeUsd });
+    else if (byAmount(kind) && hasLanded(other) && changeUsd !== undefined) landed.push({ kind, changeUsd });
     // A whole roll closed and re-opened the same notional.
     else if (
       !other.group?.startsWith(ROLL_GROUP_PREFIX) ||
