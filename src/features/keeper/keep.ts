@@ -36,7 +36,7 @@ import { finishJournaled } from '../trade/resume.js';
 import { newGroup, resumeRollOutcome, runRoll } from '../trade/roll.js';
 import { days, sendTrade, stepRecord } from '../trade/trade-actions.js';
 import { runPlan } from '../trade/plan-steps.js';
-import type { Held } from '../write/write-flow.js';
+import type { Held } from '../write/write-run.js';
 import { SideViews } from '../book/side-book.js';
 import { whenLanded } from '../book/book.js';
 import {

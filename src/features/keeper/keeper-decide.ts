@@ -50,7 +50,8 @@ import {
 import { adoptWords, otherHedgeWords } from '../../core/plan.js';
 import { cutSide, hedgeRecord } from '../book/side-book.js';
 import { begunElsewhere } from '../write/row-trust.js';
-import { ROLL_GROUP_PREFIX, type WriteOutcome } from '../write/write-flow.js';
+import type { WriteOutcome } from '../write/write-flow.js';
+import { ROLL_GROUP_PREFIX } from '../write/write-run.js';
 
 /** Every re-open or convergence of a keeper is journaled under a group starting with this. */
 export const KEEP_GROUP_PREFIX = 'keep-';

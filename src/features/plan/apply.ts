@@ -29,7 +29,7 @@ import {
   type StepDone,
 } from '../trade/plan-steps.js';
 import { readSidesAsAnswered } from '../write/wait.js';
-import type { Held } from '../write/write-flow.js';
+import type { Held } from '../write/write-run.js';
 import { sameSide, sideAfterOf } from '../book/side-book.js';
 
 /** Every apply run's journal group starts with this; a later apply finishes what one left open. */

@@ -4,13 +4,14 @@ import { bodyOf, type JournalEntry, type ListOptions } from '../../platform/jour
 import type { WritePorts } from '../write/ports.js';
 import { recordFromJournal, sendTrade, tradeAction, type TradeRecord } from './trade-actions.js';
 import { isUnresolved } from '../../platform/journal/entry.js';
-import { journalAhead, makeIdempotencyKey, planDryRun } from '../write/write-flow.js';
+import { journalAhead, planDryRun } from '../write/write-flow.js';
+import { makeIdempotencyKey, type Held } from '../write/write-run.js';
 import type { JsonObject } from '../../core/objects.js';
 import { confirmRowFromElsewhere, identityOf, sentBy } from '../write/row-trust.js';
 import { confirmAsShown, type Approval } from '../write/confirm.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { Trade } from '../../platform/runtime/context.js';
-import { lock, type Held } from '../write/write-flow.js';
+import { lock } from '../write/write-flow.js';
 
 /** A plan as its entry point hands it to the executor: the sides it moves, whether it takes the book's lock first (an
  * apply's, a roll's: a second one waits for the first), and `run`, which builds, confirms and carries it out under

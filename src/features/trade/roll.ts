@@ -58,7 +58,7 @@ import { readSidesAsAnswered } from '../write/wait.js';
 import { runPreTradeChecks } from './pre-trade.js';
 import { days, openArgv, tradeRecord, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from '../write/row-trust.js';
-import { ROLL_GROUP_PREFIX, type Held, type WriteOptions } from '../write/write-flow.js';
+import { ROLL_GROUP_PREFIX, type Held, type WriteOptions } from '../write/write-run.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
 import { stringOf, withoutUndefined, type JsonObject } from '../../core/objects.js';
 import { formatSpan } from '../../core/duration.js';

@@ -60,7 +60,8 @@ import {
 } from '../book/side-book.js';
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
 import { findClosedRecord, waitForHedgeStatus, pollUntil, readSidesAsAnswered, ownRecentOf } from '../write/wait.js';
-import { runWrite, settleWrite, type WriteAction, type WriteOptions, type WriteRecord } from '../write/write-flow.js';
+import { runWrite, settleWrite } from '../write/write-flow.js';
+import type { WriteAction, WriteOptions, WriteRecord } from '../write/write-run.js';
 import {
   notionalFieldFrom,
   refusedField,
