@@ -41,7 +41,8 @@ import {
 } from './plan-steps.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { guardLiveAction, hedgesWords, sayMovedSinceAsked, type Approval } from '../write/confirm.js';
+import { guardLiveAction, hedgesWords, sayMovedSinceAsked } from '../write/confirm.js';
+import type { Approval } from '../write/write-run.js';
 import { findSide } from '../book/positions.js';
 import {
   changedSincePlan,

@@ -61,7 +61,7 @@ import {
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
 import { findClosedRecord, waitForHedgeStatus, pollUntil, readSidesAsAnswered, ownRecentOf } from '../write/wait.js';
 import { runWrite, settleWrite } from '../write/write-flow.js';
-import type { WriteAction, WriteOptions, WriteRecord } from '../write/write-run.js';
+import type { WriteAction, WriteOptions, WritePlan, WriteRecord } from '../write/write-run.js';
 import {
   notionalFieldFrom,
   refusedField,
@@ -125,7 +125,8 @@ interface TradeKept {
  * Its endpoint and body are the client's plan of it (platform/api/client.ts: `POST /hedges` or `POST /hedges/{kind}`,
  * the body under the wire's names); its words; the quote said before its question (an open's when its caller asks:
  * `asked`, an add's always); its own check (a change's); what it reads before the send (`reads`: an add's or a
- * reduce's side and positions line, a close's side and what it returns); what it trades (`trades`); the change it
+ * reduce's side and positions line, a close's side and what it returns); its plan on the side now (`planned`,
+ * planWrite's: what it trades, what a confirmation binds); the change it
  * expects of its side (book.ts ExpectedChange: open 0→N with the answer's hedge, add +N, reduce −N, close →0), from
  * what was journaled before the send under `before`; its wait (`wait`) and a resume's reconcile (`reconcile`). */
 interface Kind {
@@ -152,7 +153,7 @@ interface Kind {
   preTrade: 'open' | 'add';
   waitsFor(t: TradeScope): string;
   question(t: TradeScope, shown: readonly Trade[] | undefined, kept: TradeKept | undefined): string;
-  trades: typeof openTrades | typeof sideTrades | typeof closeTrades;
+  planned: typeof openPlan | typeof sidePlan | typeof closePlan;
   wait: typeof waitOpen | typeof waitChange | typeof waitClose;
   reconcile: typeof reconcileOpen | typeof reconcileChange;
 }
@@ -164,7 +165,7 @@ const CHANGE = {
   before: 'baseline_notional_usd',
   change: true,
   waitsFor: () => 'it to land',
-  trades: sideTrades,
+  planned: sidePlan,
   wait: waitChange,
   reconcile: reconcileChange,
 } as const;
@@ -181,7 +182,7 @@ const KINDS: Record<TradeKind, Kind> = {
     waitsFor: () => 'the fill',
     question: ({ side, usd, market, tenorDays }, _shown, kept) =>
       `Open ${side} ${formatMoney(usd)} USD on ${market} for ${days(tenorDays)}${atAbout(kept?.quote)}?`,
-    trades: openTrades,
+    planned: openPlan,
     wait: waitOpen,
     reconcile: reconcileOpen,
   },
@@ -207,7 +208,7 @@ const KINDS: Record<TradeKind, Kind> = {
     preTrade: 'open',
     waitsFor: ({ side }) => `the ${side} position to close`,
     question: closeQuestion,
-    trades: closeTrades,
+    planned: closePlan,
     wait: waitClose,
     reconcile: reconcileChange,
   },
@@ -315,7 +316,7 @@ export function tradeAction(
     preview: quote && (!of.asked || checks?.quote) ? (kept) => quote(t, kept) : undefined,
     before: reads && ((kept) => reads(t, kept)),
     question: (shown, kept) => questionWithUnchecked(record.question ?? of.question(t, shown, kept), unchecked),
-    trades: () => of.trades(t),
+    planned: () => of.planned(t),
     plan: (key) => client.plan(kind, request, key),
     send: (key, sendHooks) => client.send(kind, request, key, sendHooks),
     // What it closed, for an agent's daily cap: the largest of the server's word, the book's figure when last read
@@ -334,15 +335,42 @@ export function tradeAction(
   };
 }
 
-/** What an add or a reduce trades, for an agent's limits and a confirmation: the request's amount, on the side's hedges
- * as read (a confirmation binds them). */
-async function sideTrades({ ports, client, market, side, usd }: TradeScope): Promise<Trade[]> {
-  return [{ market, notionalUsd: usd, held: sideAfterOf((await readSideInStep(ports, client, market, side)).book) }];
+/** A trade as a plan value (pure): its kind and request, the side as read (its hedges and their sum; none: not read),
+ * what it expects the side to hold after, and what is shown and bound — what it trades: the request's amount on the
+ * side's hedges, or a close's what the side holds (`landingUsd`: with the adds still landing; `returnsUsd`: what it
+ * returns, as read). A confirmation binds its hash (confirm.ts planHash). */
+export function planWrite(
+  kind: TradeKind,
+  request: SideRequest,
+  book?: SideBook,
+  read: { landingUsd?: readonly number[]; returnsUsd?: number } = {},
+): WritePlan {
+  const { market, notional_usd: usd } = request as OpenRequest;
+  const held = book && sideAfterOf(book);
+  const inBookUsd = book && (closeTakes(book) ?? 0);
+  const shown = KINDS[kind].ends
+    ? [
+        {
+          market,
+          notionalUsd: cents((read.landingUsd ?? []).reduce((sum, landing) => sum + landing, inBookUsd ?? 0)),
+          held,
+          returnsUsd: read.returnsUsd,
+          inBookUsd,
+        },
+      ]
+    : [{ market, notionalUsd: usd, ...(held && { held }) }];
+  const expects = held && expectedNotional({ kind, before: held.notional_usd, changeUsd: usd });
+  return withoutUndefined({ kind, request, side: held, expects, shown });
 }
 
-/** What an open trades: as a change does, but under an agent's limits alone judged by its notional, nothing read. */
-async function openTrades(t: TradeScope): Promise<Trade[]> {
-  return t.ports.tradeGate && !t.ports.planCheck ? [{ market: t.market, notionalUsd: t.usd }] : sideTrades(t);
+/** An add's or a reduce's plan, on its side as read now (a confirmation binds its hedges). */
+async function sidePlan({ ports, client, kind, request, market, side }: TradeScope) {
+  return planWrite(kind, request, (await readSideInStep(ports, client, market, side)).book);
+}
+
+/** An open's plan: as a change's, but under an agent's limits alone judged by its notional, nothing read. */
+async function openPlan(t: TradeScope) {
+  return t.ports.tradeGate && !t.ports.planCheck ? planWrite(t.kind, t.request) : sidePlan(t);
 }
 
 /** What a kind's stages act on: the record, its request's fields, the reads every kind shares, and a change's or close's refusal of a flat side. */
@@ -541,8 +569,8 @@ async function beforeClose(t: TradeScope, kept?: TradeKept) {
   };
 }
 
-/** A close trades what the side holds when sent, with every add still landing (read before each send). */
-async function closeTrades({ ports, client, market, side }: TradeScope) {
+/** A close's plan: it trades what the side holds when sent, with every add still landing (read before each send). */
+async function closePlan({ ports, client, kind, request, market, side }: TradeScope) {
   const [{ book, positions }, { since, of }] = await Promise.all([
     readSideInStep(ports, client, market, side),
     ownRecentOf(ports, 'add'),
@@ -555,11 +583,9 @@ async function closeTrades({ ports, client, market, side }: TradeScope) {
         entry.message === NOT_WAITED_MESSAGE &&
         Date.parse(entry.resolved_at ?? entry.created_at) >= since),
   );
-  const inBookUsd = closeTakes(book) ?? 0;
-  const traded = cents(landing.reduce((sum, entry) => sum + tradedUsd(entry), inBookUsd));
   // What it returns, as the question says it: the side's net margin as read here.
   const returnsUsd = findSide(positions, market, side)?.netMarginUsd;
-  return [{ market, notionalUsd: traded, held: sideAfterOf(book), returnsUsd, inBookUsd }];
+  return planWrite(kind, request, book, { landingUsd: landing.map(tradedUsd), returnsUsd });
 }
 
 /** The side as the prove stage last read it: its book, the positions list, and the model's verdict on the change. */
@@ -1084,7 +1110,7 @@ export async function sendTrade(ports: WritePorts, record: TradeRecord, write: W
     tradeAction(ports, client, {
       ...record,
       // Checked on its first attempt; its confirmation (a person's "yes", an agent's token) goes with it, for the side as it was then.
-      approved: { by: 'retry', trades: tried.approvedOn },
+      approved: { by: 'retry', plan: tried.approvedOn },
       context: { retry_of: entry?.id ?? null, learned: { notional_field: field } },
     }),
     { ...write, idempotencyKey: undefined, fresh: false },

@@ -6,21 +6,32 @@
 import { redactKey } from '../../core/security/secrets.js';
 import { DeclinedError, UsageError } from '../../core/errors.js';
 import { formatUsd } from '../../core/number-format.js';
-import { cents } from '../../core/money.js';
+import { createHash } from 'node:crypto';
+import { cents, toCents } from '../../core/money.js';
+import { canonicalJson } from '../../core/files/canonical-json.js';
 import type { Trade } from '../../platform/runtime/context.js';
-import { sameAsShown, sameHedges } from '../book/book.js';
+import { sameAsShown, sameHedges, type SideShown } from '../book/book.js';
+import type { Approval, WritePlan } from './write-run.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { WritePorts } from './ports.js';
 
-/** Who approved a write before it reached the flow, as data (unset: no one; the confirm stage asks as the key and the
- * command's --yes require): `plan`, a plan's one confirmation (apply's, a roll's), whose checks and agent's limits ran
- * over the whole plan, and whose owner checks each step right before it is sent (apply's side not moved since the plan;
- * a roll's side not covered between its close and its open); `run`, the command's own run (apply's or the keeper's
- * start, their --yes and target), its checks and limits still the write's; `retry`, an earlier attempt of this same
- * action refused for the amount's name only, checked then, with `trades`, what a person's "yes" or an agent's token was
- * given on (sent on it only while the side is as they show; moved, asked again where a person can be asked, else
- * refused). */
-export type Approval = { by: 'plan' } | { by: 'run' } | { by: 'retry'; trades?: readonly Trade[] };
+/** What a confirmation binds of a write's plan, as a hash: its kind and request, and the side it acts on and what it
+ * trades there, each sum to the cent (never a figure read alongside, such as what a close returns). */
+export function planHash({ kind, request, side, shown }: WritePlan) {
+  const sum = (held?: SideShown) => held && { hedge_ids: held.hedge_ids, usd_cents: toCents(held.notional_usd) };
+  const trades = shown.map(({ market, notionalUsd, held }) => ({
+    market: market.toUpperCase(),
+    usd_cents: toCents(notionalUsd),
+    held: sum(held) ?? null,
+  }));
+  return createHash('sha256')
+    .update(canonicalJson({ kind, request, side: sum(side) ?? null, trades }))
+    .digest('hex');
+}
+
+/** Whether two plans of a write bind alike (both unset: alike). */
+export const samePlan = (a?: WritePlan, b?: WritePlan) =>
+  a === undefined || b === undefined ? a === b : planHash(a) === planHash(b);
 
 /** Declining a confirmation ends the run with nothing sent: exit 8 (`declined`), not Ctrl-C's 130. */
 export class NotConfirmedError extends DeclinedError {

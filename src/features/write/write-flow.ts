@@ -28,11 +28,10 @@ import {
   type JournalPatch,
   type SideAfter,
 } from '../../platform/journal/index.js';
-import { sameAsShown } from '../book/book.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from './ports.js';
 import type { Trade } from '../../platform/runtime/context.js';
-import { confirmOrStop, guardLiveAction, sayMovedSinceAsked, tradesUsd } from './confirm.js';
+import { confirmOrStop, guardLiveAction, samePlan, sayMovedSinceAsked, tradesUsd } from './confirm.js';
 import { utcIso } from '../../core/utc-text.js';
 import { formatSpan } from '../../core/duration.js';
 import { withoutUndefined, type JsonObject } from '../../core/objects.js';
@@ -52,6 +51,7 @@ import {
   type RunKey,
   type WriteAction,
   type WriteOptions,
+  type WritePlan,
   type WriteRun,
 } from './write-run.js';
 
@@ -195,9 +195,9 @@ async function startRun<S, R, K>(
  * (`approvedOn`), what it trades as read under the side's lock (`judged`, and `retried`: as read again before a retry of
  * the send), its sum for the journal (`judgedUsd`), and the hook that asks its limits again before each retry. */
 interface Gated {
-  approvedOn?: readonly Trade[];
-  judged?: Trade[];
-  retried?: () => Trade[] | undefined;
+  approvedOn?: WritePlan;
+  judged?: readonly Trade[];
+  retried?: () => readonly Trade[] | undefined;
   judgedUsd?: number;
   sendHooks?: SendHooks;
 }
@@ -212,11 +212,11 @@ interface Checked<S, K> {
 }
 
 /** What the confirm stage settled: what the kind read so far (`kept`), the facts journaled before the send (`before`),
- * and the trades the confirmation holds for (`approvedOn`). */
+ * and the plan the confirmation holds for (`approvedOn`). */
 interface Confirmed<K> {
   kept?: K;
   before?: JsonObject;
-  approvedOn?: readonly Trade[];
+  approvedOn?: WritePlan;
 }
 
 /** What the journal stage wrote: the run's entry, when this run began it (unset: it resumes an earlier one), and what
@@ -235,18 +235,19 @@ interface Sent<S> {
 
 /** What the write flow asks of an agent's call before a write leaves: the plan a live confirmation token was issued
  * for, and the operator's limits — before the first send; returns the hook that asks its limits before each retry. */
-async function gateTheSend({ ports, action, checked }: WriteRun, run: RunKey) {
+async function gateTheSend({ ports, action, checked }: WriteRun, run: RunKey): Promise<Gated> {
   // A plan's leg was checked with the plan by its caller; a journaled action finished again is no new plan.
   const fresh = !checked && !run.resumed;
   const { planCheck, tradeGate: gate } = ports;
-  const approvedTrades = action.approved?.by === 'retry' ? action.approved.trades : undefined;
-  const bound = planCheck && (fresh || approvedTrades);
-  // What it trades as the side is now (a close: what it holds), under the side's lock.
-  let judged = bound || gate ? await action.trades?.() : undefined;
-  // A token holds for the trades it was checked on: a retry under the server's field name goes only while they hold.
-  if (bound && (fresh || !sameAsShown(approvedTrades, judged))) planCheck.check([action.plan(run.key)], judged);
-  // An agent's token is its confirmation: it holds for the trades it was checked on.
-  const approvedOn = approvedTrades ?? (fresh && planCheck ? judged : undefined);
+  const approvedPlan = action.approved?.by === 'retry' ? action.approved.plan : undefined;
+  const bound = planCheck && (fresh || approvedPlan);
+  // The write as it plans on the side now (a close: what it holds), under the side's lock: what it trades.
+  const planned = bound || gate ? await action.planned?.() : undefined;
+  let judged = planned?.shown;
+  // A token holds for the plan it was checked on: a retry under the server's field name goes only while it holds.
+  if (bound && (fresh || !samePlan(approvedPlan, planned))) planCheck.check([action.plan(run.key)], judged);
+  // An agent's token is its confirmation: it holds for the plan it was checked on.
+  const approvedOn = approvedPlan ?? (fresh && planCheck ? planned : undefined);
   // An entry the agent journaled itself is judged anew in place of what it recorded, not on top of it.
   if (gate && !checked)
     await gate.admit(
@@ -256,7 +257,7 @@ async function gateTheSend({ ports, action, checked }: WriteRun, run: RunKey) {
     );
   if (!gate || judged === undefined) return { approvedOn, judged };
   /** What it trades as read again before a retry of the send (the last read before the send). */
-  let retried: Trade[] | undefined;
+  let retried: readonly Trade[] | undefined;
   return {
     approvedOn,
     judged,
@@ -264,7 +265,7 @@ async function gateTheSend({ ports, action, checked }: WriteRun, run: RunKey) {
     judgedUsd: tradesUsd(judged),
     sendHooks: {
       beforeRetry: async (reason) => {
-        const now = await action.trades?.();
+        const now = (await action.planned?.())?.shown;
         await gate.admit(now, action.command, { replacing: judged }).catch((error: unknown) => {
           // The attempt before may have acted: not a refusal of the action, whose outcome is unknown.
           throw reason === 'conflict' || !(error instanceof PreTradeCheckError)
@@ -314,13 +315,14 @@ async function confirm<S, K>(run: WriteRun<S, unknown, K>, { key, gated, kept: r
   return { kept, before, approvedOn } satisfies Confirmed<K>;
 }
 
-/** How a write is confirmed, decided here from what was approved (`approvedOn`: the trades a "yes" or a token was given
- * on): a plan's or a run's approval goes; an earlier attempt's "yes" goes while its side is as shown, else a live key (or
- * the wizard) asks, and a moved side is asked about again. A "yes" holds for what the question showed: its trades, with
- * the side's hedges and their notional (confirm.ts). Returns what the confirmation holds for. */
+/** How a write is confirmed, decided here from what was approved (`approvedOn`: the plan a "yes" or a token was given
+ * on): a plan's or a run's approval goes; an earlier attempt's "yes" goes while the write plans as it did, else a live
+ * key (or the wizard) asks, and a moved side is asked about again. A "yes" holds for what the question showed: the
+ * write's plan, its hash bound (confirm.ts planHash: its trades, with the side's hedges and their notional). Returns
+ * what the confirmation holds for. */
 async function askAsApproved<K>(
   { ports, action, guard }: WriteRun<unknown, unknown, K>,
-  approvedOn: readonly Trade[] | undefined,
+  approvedOn: WritePlan | undefined,
   kept: K | undefined,
   reread: () => Promise<void>,
 ) {
@@ -328,16 +330,16 @@ async function askAsApproved<K>(
   if (by === 'plan' || by === 'run' || (by === 'retry' && !approvedOn)) return approvedOn;
   if (!guard.needsConfirmation && !action.ask) return approvedOn;
   const { side } = action;
-  let shown = side && (approvedOn ?? (await action.trades?.()));
-  // An earlier "yes" goes while the side is as it showed; each time it moved, that is said and the question (which
-  // names what it holds now) is asked anew, and once answered the facts before the send are read again. Without a
-  // side to compare, it is asked once.
+  let shown = side && (approvedOn ?? (await action.planned?.()));
+  // An earlier "yes" goes while the write plans as it showed; each time the side moved, that is said and the question
+  // (which names what it holds now) is asked anew, and once answered the facts before the send are read again. Without
+  // a side to compare, it is asked once.
   for (let ask = !approvedOn || !shown; ; ask = true) {
-    if (ask) await confirmOrStop(ports, action.question(shown, kept), { live: guard.live });
+    if (ask) await confirmOrStop(ports, action.question(shown?.shown, kept), { live: guard.live });
     if (!side || !shown) return approvedOn;
-    const now = (await action.trades?.()) ?? shown;
-    if (sameAsShown(shown, now)) return shown;
-    sayMovedSinceAsked(ports, side, shown, now);
+    const now = (await action.planned?.()) ?? shown;
+    if (samePlan(shown, now)) return shown;
+    sayMovedSinceAsked(ports, side, shown.shown, now.shown);
     shown = now;
     if (ask) await reread();
   }
@@ -378,7 +380,7 @@ async function journal(run: WriteRun, { key, gated }: Checked<unknown, unknown>,
  * confirmation was given on, having let go of any hold it took. */
 async function carryOut<S, R, K>(run: WriteRun<S, R, K>, key: RunKey) {
   /** What this run's confirmation holds for, once decided (carried by an error that ends the run). */
-  let approvedOn: readonly Trade[] | undefined;
+  let approvedOn: WritePlan | undefined;
   let journaled: Journaled | undefined;
   try {
     const checked = await check(run, key);
@@ -421,7 +423,7 @@ async function send<S, K>(
         );
   const startedAt = run.ports.clock.now();
   // What it trades as last read before the send: again before a retry, at the confirmation, or by the check.
-  const shown = gated.retried?.() ?? approvedOn ?? gated.judged;
+  const shown = gated.retried?.() ?? approvedOn?.shown ?? gated.judged;
   await writer.record({ outcome: 'submitted', ...action.submitted(answer, { kept, shown, earlier }) });
   return { answer, startedAt };
 }

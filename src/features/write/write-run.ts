@@ -6,7 +6,6 @@ import type { ApiRequest, SendHooks } from '../../platform/api/transport.js';
 import { scrubSecrets } from '../../core/security/secrets.js';
 import { notAllowed } from '../../core/input.js';
 import { HeldError } from '../../core/errors.js';
-import type { Identity } from './row-trust.js';
 import {
   describeHolder,
   type Holder,
@@ -16,10 +15,10 @@ import {
   type SideAfter,
 } from '../../platform/journal/index.js';
 import type { Side } from '../../core/vocabulary.js';
+import type { SideShown } from '../book/book.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { WritePorts } from './ports.js';
 import type { Trade } from '../../platform/runtime/context.js';
-import type { Approval } from './confirm.js';
 import { utcClock } from '../../core/utc-text.js';
 import type { JsonObject } from '../../core/objects.js';
 
@@ -86,7 +85,7 @@ export interface WriteKind<S, R, K = unknown> {
   before?(kept?: K): Promise<{ journaled?: JsonObject; kept?: K }>;
   /** Says what the action will do (a quote), before its question. */
   preview?(kept?: K): Promise<K | undefined>;
-  /** The confirmation question on a live key (the guard adds the LIVE marker), of the trades as shown (read by `trades`). */
+  /** The confirmation question on a live key (the guard adds the LIVE marker), of the trades as shown (its plan's). */
   question(shown?: readonly Trade[], kept?: K): string;
   /** `hooks`: what the request carries besides its plan (an agent's limits asked again before a retry). */
   send(key: string, hooks?: SendHooks): Promise<S>;
@@ -103,8 +102,9 @@ export interface WriteKind<S, R, K = unknown> {
     answer: S,
     context: { startedAt: number; before?: JsonObject; kept?: K; sentEarlier?: boolean },
   ): Promise<{ result: R; sideAfter?: SideAfter; outcome?: Resolved }>;
-  /** What this action trades, for an agent's limits (the context's TradeGate): read when it is about to be sent. */
-  trades?(): Promise<Trade[] | undefined>;
+  /** The write as a plan value, the side read now (what a confirmation binds, and what it trades for an agent's limits:
+   * the context's TradeGate): read when it is about to be sent. */
+  planned?(): Promise<WritePlan>;
   /** What the book shows about an earlier send of this action, against what its entry recorded before it (compared
    * before it is sent again): landed (record it done, send nothing; `answer`: the submit answer as the server would
    * have given it, to wait on and render), not-landed (send it again with its key), or unknown (the book cannot tell);
@@ -122,12 +122,36 @@ export interface WriteKind<S, R, K = unknown> {
 /** What the journal records of a write its wait resolved (unset: done). */
 export type Resolved = 'filled' | 'done' | 'failed';
 
+/** Who approved a write before it reached the flow, as data (unset: no one; the confirm stage asks as the key and the
+ * command's --yes require): `plan`, a plan's one confirmation (apply's, a roll's), whose checks and agent's limits ran
+ * over the whole plan, and whose owner checks each step right before it is sent (apply's side not moved since the plan;
+ * a roll's side not covered between its close and its open); `run`, the command's own run (apply's or the keeper's
+ * start, their --yes and target), its checks and limits still the write's; `retry`, an earlier attempt of this same
+ * action refused for the amount's name only, checked then, with `trades`, what a person's "yes" or an agent's token was
+ * given on (sent on it only while the side is as they show; moved, asked again where a person can be asked, else
+ * refused). */
+export type Approval = { by: 'plan' } | { by: 'run' } | { by: 'retry'; plan?: WritePlan };
+
+/** A write as a plan value: its kind and request, the side as read (its hedges and their sum; unset: not read), what
+ * it expects the side to hold after, and what is shown — its trades, which an agent's limits judge. A confirmation binds
+ * its hash (confirm.ts planHash): a "yes" holds while the write plans the same. */
+export interface WritePlan {
+  kind: string;
+  request: unknown;
+  side?: SideShown;
+  expects?: number;
+  shown: readonly Trade[];
+}
+
 /** A record with its kind's behaviour bound to it: what `runWrite` carries out. */
 export type WriteAction<S, R, K = unknown> = WriteRecord & WriteKind<S, R, K>;
 
 /** The account locks a run holds (their scopes), handed by a plan to the writes it makes: an inner check-and-act runs
  * under its outer hold instead of waiting for itself. */
 export type Held = ReadonlySet<string>;
+
+/** Where the current credentials send, in the journal's own terms (row-trust.ts identityOf). */
+type Identity = Pick<JournalEntry, 'profile' | 'environment' | 'base_url_host' | 'key_id' | 'via'>;
 
 /** What every stage of one write is given: the action, its options, and what the run read once at its start: its live
  * guard; the entry this action would journal (`probe`, its key blank) and what an identical request matches (`match`);
