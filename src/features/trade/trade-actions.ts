@@ -126,9 +126,9 @@ interface TradeKept {
  * the body under the wire's names); its words; the quote said before its question (an open's when its caller asks:
  * `asked`, an add's always); its own check (a change's); what it reads before the send (`reads`: an add's or a
  * reduce's side and positions line, a close's side and what it returns); its plan on the side now (`planned`,
- * planWrite's: what it trades, what a confirmation binds); the change it
- * expects of its side (book.ts ExpectedChange: open 0→N with the answer's hedge, add +N, reduce −N, close →0), from
- * what was journaled before the send under `before`; its wait (`wait`) and a resume's reconcile (`reconcile`). */
+ * planWrite's: what it trades, what a confirmation binds); the change it expects of its side (book.ts ExpectedChange:
+ * open 0→N with the answer's hedge, add +N, reduce −N, close →0), from what was journaled before the send under
+ * `before`; its wait (`wait`) and a resume's reconcile (`reconcile`). */
 interface Kind {
   verb: string;
   quote?: typeof quoteOpen | typeof quoteAddition;
