@@ -2,7 +2,7 @@
 import { cents } from './money.js';
 import { formatUsd } from './number-format.js';
 import { findMarket } from './markets.js';
-import { onTarget, rowKey } from './keep-rules.js';
+import { rowKey } from './keep-rules.js';
 import { withoutUndefined } from './objects.js';
 import { safeText } from './security/safe-text.js';
 import type { Side } from './vocabulary.js';
@@ -31,12 +31,18 @@ type PlanProblem = Pick<PlanStep, 'line' | 'action' | 'market' | 'side'> & { ste
 
 export interface PlanInput {
   targets: TargetRow[];
+  /** Each row's side, in the rows' order, as the side model holds it: its notional (0: flat), the step that brings it to
+   * the row's target (features/book/book.ts towardTarget, the keeper's too; none: on target), and the live hedges on it
+   * that are not the row's (another reference, or none, and not adopted). */
+  sides: ReadonlyArray<{
+    currentUsd: number;
+    toward?: { change: PlanAction; amountUsd: number };
+    notOwned: OtherHedge[];
+  }>;
+  /** The positions list: the tenors a side's lines show, and the sides the file does not name. */
   positions: Array<{ market: string; side: Side; notionalUsd: number; tenorDays?: number; hedgeId?: string }>;
   markets: Array<{ market: string; status: string; available_capacity_usd: { buy: number; sell: number } }>;
   availableExposureUsd: number;
-  toleranceUsd: number;
-  /** By a row's line: the live hedges on its side that are not the row's (another reference, or none, and not adopted). */
-  notOwned?: ReadonlyMap<number, ReadonlyArray<OtherHedge>>;
 }
 
 /** A hedge on a row's side that is not the row's. */
@@ -45,28 +51,16 @@ interface OtherHedge {
   clientReference?: string;
 }
 
-export function computePlan({
-  targets,
-  positions,
-  markets,
-  availableExposureUsd,
-  toleranceUsd,
-  notOwned = new Map(),
-}: PlanInput) {
-  if (!Number.isFinite(toleranceUsd) || toleranceUsd < 0)
-    throw new RangeError(`toleranceUsd must be a finite amount of 0 or more, got ${toleranceUsd}`);
-  const book = bookBySide(positions);
+export function computePlan({ targets, sides, positions, markets, availableExposureUsd }: PlanInput) {
   const unsorted: PlanStep[] = [];
   // A target row that needs no action: shown as current → target with nothing to do.
   const unchanged = [];
   // A row whose side holds hedges that are not its own: nothing is planned for it until the user adopts them.
   const notThisRows = [];
-  for (const row of targets) {
-    const { market, side, notionalUsd: targetUsd, line, clientReference } = row;
-    const held = book.get(rowKey(row));
-    const currentUsd = held?.notionalUsd ?? 0;
-    const others = notOwned.get(line) ?? [];
-    if (others.length)
+  for (const [index, row] of targets.entries()) {
+    const { market, side, notionalUsd: targetUsd, line, clientReference, tenorDays } = row;
+    const { currentUsd, toward, notOwned } = sides[index];
+    if (notOwned.length)
       notThisRows.push({
         market,
         side,
@@ -74,11 +68,41 @@ export function computePlan({
         currentUsd,
         targetUsd,
         ...withoutUndefined({ clientReference }),
-        hedges: others,
+        hedges: notOwned,
       });
-    else if (onTarget(held ? currentUsd : null, targetUsd, toleranceUsd))
-      unchanged.push({ market, side, currentUsd, targetUsd, line });
-    else unsorted.push(stepToTarget(row, currentUsd, held?.tenors ?? [], markets));
+    else if (!toward) unchanged.push({ market, side, currentUsd, targetUsd, line });
+    else {
+      // The tenors the side's positions lines show: an add keeps its maturity, whatever the row names.
+      const tenors = new Set(positions.flatMap((held) => (rowKey(held) === rowKey(row) ? (held.tenorDays ?? []) : [])));
+      const listed = findMarket(markets, market);
+      const { change: action } = toward;
+      const step = {
+        market,
+        side,
+        currentUsd,
+        targetUsd,
+        deltaUsd: cents(targetUsd - currentUsd),
+        line,
+        ...(tenors.size === 1 && { currentTenorDays: [...tenors][0] }),
+      };
+      unsorted.push(
+        action === 'open'
+          ? { ...step, action, ...withoutUndefined({ tenorDays, clientReference }), notes: [] }
+          : action === 'add'
+            ? {
+                ...step,
+                action,
+                notes:
+                  tenorDays !== undefined && [...tenors].some((tenor) => tenor !== tenorDays) ? ['tenor_differs'] : [],
+              }
+            : // Taking exposure off is allowed on any market; the notes say when it is not open.
+              {
+                ...step,
+                action,
+                notes: !listed ? ['market_not_listed'] : listed.status === 'open' ? [] : ['market_disabled'],
+              },
+      );
+    }
   }
   const steps = applyOrder(unsorted);
   // The file describes the sides it names and nothing more: a side it does not mention is left as it is, so a file about one market cannot close the book on another by omission.
@@ -92,50 +116,6 @@ export function computePlan({
     untouched,
     notThisRows,
   };
-}
-
-/** The book by side: the spec aggregates positions per side; summing also covers a server listing several per side. */
-function bookBySide(positions: PlanInput['positions']) {
-  const book = new Map<string, { notionalUsd: number; tenors: number[] }>();
-  for (const { market, side, notionalUsd, tenorDays } of positions) {
-    if (!(notionalUsd > 0)) continue;
-    const key = rowKey({ market, side });
-    const held = book.get(key) ?? { notionalUsd: 0, tenors: [] };
-    held.notionalUsd = cents(held.notionalUsd + notionalUsd);
-    if (tenorDays !== undefined && !held.tenors.includes(tenorDays)) held.tenors.push(tenorDays);
-    book.set(key, held);
-  }
-  return book;
-}
-
-/** The step that takes a row's side from what it holds to its target: open a flat side, take exposure off one over it, add to one under it. */
-function stepToTarget(
-  { market, side, notionalUsd: targetUsd, line, tenorDays, clientReference }: TargetRow,
-  currentUsd: number,
-  heldTenors: number[],
-  markets: PlanInput['markets'],
-): PlanStep {
-  const base = {
-    market,
-    side,
-    currentUsd,
-    targetUsd,
-    deltaUsd: cents(targetUsd - currentUsd),
-    line,
-    ...(heldTenors.length === 1 && { currentTenorDays: heldTenors[0] }),
-  };
-  const listed = findMarket(markets, market);
-  const tenorDiffers = tenorDays !== undefined && heldTenors.some((tenor) => tenor !== tenorDays);
-  return currentUsd === 0
-    ? { ...base, action: 'open', ...withoutUndefined({ tenorDays, clientReference }), notes: [] }
-    : targetUsd < currentUsd
-      ? {
-          ...base,
-          action: targetUsd === 0 ? 'close' : 'reduce',
-          // Taking exposure off is allowed on any market; the notes say when it is not open.
-          notes: !listed ? ['market_not_listed'] : listed.status === 'open' ? [] : ['market_disabled'],
-        }
-      : { ...base, action: 'add', notes: tenorDiffers ? ['tenor_differs'] : [] };
 }
 
 /** The pre-trade checks, walking the steps in execution order as the server would see them: headroom starts at the account's `available_exposure_usd`, a close or reduce frees its notional, an open or add uses it; capacity per side shrinks with each open or add on that side. */

@@ -30,8 +30,11 @@ import {
   unsized,
   closeTakes,
   earlierChange,
+  earlierOpen,
+  movedBefore,
   reduceBeyondHeld,
   referenceInUse,
+  viewsState,
 } from '../../src/features/book/book.js';
 
 const KINDS = ['open', 'add', 'reduce', 'close'] as const;
@@ -351,12 +354,10 @@ describe('what the side holds', () => {
 
   it('a filled hedge on a side listed in step is held without the history; the history is asked for only where the views disagree, whether the records may be cut only where the line holds more, whether the history may be cut only when it decides', () => {
     const held = { records: [filled('a', 700)], line: { notionalUsd: 700, hedgeId: 'a' }, ended: [] };
-    expect(judgeSide({ records: held.records, line: held.line, serverNow: { bestMs: NOW } })).toMatchObject({
-      state: 'in-step',
-    });
+    expect(viewsState(judged({ records: held.records, line: held.line, serverNow: { bestMs: NOW } }))).toBe('in-step');
     const unlisted = { records: [filled('a', 700)], serverNow: { bestMs: NOW } };
     expect(judgeSide(unlisted)).toEqual({ asks: 'history' });
-    expect(judgeSide({ ...unlisted, history: { ended: new Set(['a']) } })).toMatchObject({ state: 'flat' });
+    expect(viewsState(judged({ ...unlisted, history: { ended: new Set(['a']) } }))).toBe('flat');
     expect(judgeSide({ ...unlisted, history: { ended: new Set() } })).toEqual({ asks: 'history-cut' });
     const short = { records: [filled('a', 700)], line: { notionalUsd: 900 }, serverNow: { bestMs: NOW } };
     expect(judgeSide(short)).toEqual({ asks: 'records-cut' });
@@ -660,7 +661,7 @@ describe('the hedges the server named in its answers to opens of the side (a rea
 
   it('one no view shows: settling, naming it, on a side that would be flat or in step; one its records show, in any standing, changes nothing', () => {
     const flat = judged(views({ records: [], ended: [] }, { named: ['n'] }));
-    expect([flat.state, flat.why, flat.unseen]).toEqual([
+    expect([viewsState(flat), flat.why, flat.unseen]).toEqual([
       'settling',
       'it does not show hedge n yet, which the server named in its answer to an open of it',
       'n',
@@ -675,7 +676,7 @@ describe('the hedges the server named in its answers to opens of the side (a rea
 
   it('on a side settling already, its own reason stands', () => {
     const book = judged(views({ records: [filled], ended: [] }, { named: ['n'] }));
-    expect([book.state, book.unseen, book.why]).toEqual([
+    expect([viewsState(book), book.unseen, book.why]).toEqual([
       'settling',
       undefined,
       judged(views({ records: [filled], ended: [] })).why,
@@ -757,6 +758,44 @@ describe("a write's proof over every view, and a resume's reconcile on the same 
     });
     const added = judged(views(after('add')));
     expect(earlierChange(added, expectedOf('add'), { answered: false, serverNow })).toEqual({ verdict: 'landed' });
+  });
+
+  it("a resume's reconcile beside what the journal knows: views still settling at the read's bound are an answered send landing, an unanswered one untold; another change of the side since leaves a close's absence and a side as before untold; the baseline moved by the adds and reduces that landed since", () => {
+    const serverNow = { bestMs: NOW };
+    expect(earlierChange(undefined, expectedOf('add'), { answered: true, serverNow })).toMatchObject({
+      verdict: 'landed',
+    });
+    expect(earlierChange(undefined, expectedOf('add'), { answered: false, serverNow })).toMatchObject({
+      verdict: 'unknown',
+    });
+    const close = { kind: 'close', before: BEFORE, hedgeId: 'a' } as const;
+    const gone = judged(views({ records: [], ended: ['a'] }));
+    const since = { answered: true, changedSince: true, hedge: filled('a', BEFORE), serverNow };
+    expect(earlierChange(gone, close, since)).toEqual({ verdict: 'unknown' });
+    expect(earlierChange(judged(views(before('close'))), close, { ...since, answered: false })).toEqual({
+      verdict: 'unknown',
+    });
+    expect(earlierChange(judged(views(after('add'))), expectedOf('add'), since)).toEqual({ verdict: 'landed' });
+    expect(earlierChange(gone, undefined, { answered: true, serverNow })).toMatchObject({ verdict: 'unknown' });
+    expect(movedBefore(BEFORE, [])).toBe(BEFORE);
+    expect(
+      movedBefore(BEFORE, [
+        { kind: 'add', changeUsd: CHANGE },
+        { kind: 'reduce', changeUsd: 100.254 },
+      ]),
+    ).toBe(1_299.75);
+  });
+
+  it("a resume's reconcile of an open: its named hedge, followed (one that cannot be read or in a status hedge does not know: untold); else the side's hedges opened since, by the deal reference it carries (none: it never landed, unless another change of the side is known since), without a reference untold", () => {
+    const b = filled('b', BEFORE);
+    const odd = { id: 'b', status: 'settling', notionalUsd: 0 };
+    expect(earlierOpen({ named: b })).toEqual({ verdict: 'landed', hedge: b });
+    expect(earlierOpen({ named: null })).toEqual({ verdict: 'unknown' });
+    expect(earlierOpen({ named: odd })).toMatchObject({ verdict: 'unknown', why: expect.stringContaining('settling') });
+    expect(earlierOpen({ opened: [b], byReference: true })).toEqual({ verdict: 'landed', hedge: b });
+    expect(earlierOpen({ opened: [], byReference: true })).toEqual({ verdict: 'not-landed' });
+    expect(earlierOpen({ opened: [], byReference: true }, true)).toEqual({ verdict: 'unknown' });
+    expect(earlierOpen({ opened: [b], byReference: false })).toEqual({ verdict: 'unknown' });
   });
 
   it('what a close takes: its filled hedges and those being opened; flat, 0; a reduce beyond what every view agrees it holds', () => {

@@ -9,6 +9,9 @@ import {
 } from '../../src/core/plan.js';
 import { reconcileSide } from '../../src/features/book/book.js';
 import { decideRow } from '../../src/features/keeper/keeper-decide.js';
+import { sidesToward } from '../../src/features/plan/target-plan.js';
+import { rowKey } from '../../src/core/keep-rules.js';
+import { cents } from '../../src/core/money.js';
 
 const openMarket = (market: string, buy = 1_000_000, sell = buy) => ({
   market,
@@ -18,13 +21,32 @@ const openMarket = (market: string, buy = 1_000_000, sell = buy) => ({
 const NGN = openMarket('USDTNGN');
 const GHS = openMarket('USDTGHS');
 
-function plan(overrides: Partial<PlanInput> & Pick<PlanInput, 'targets'>) {
+const NOW = Date.parse('2026-03-02T09:00:00Z');
+
+/** The plan of `targets` over the positions the server lists, each row's side as the side model holds it (its
+ * records in step with its lines) under the tolerance. */
+function plan({
+  positions = [],
+  toleranceUsd = 0,
+  ...overrides
+}: Partial<Omit<PlanInput, 'sides'>> & Pick<PlanInput, 'targets'> & { toleranceUsd?: number }) {
+  const books = overrides.targets.map((row) => {
+    const lines = positions.filter((held) => rowKey(held) === rowKey(row));
+    const records = lines.map((held, index) => ({
+      id: held.hedgeId ?? `hdg_${index}`,
+      status: 'filled',
+      notionalUsd: held.notionalUsd,
+      maturityAtMs: NOW + 86_400_000,
+    }));
+    const sum = cents(lines.reduce((total, held) => total + held.notionalUsd, 0));
+    return reconcileSide(records, lines.length ? { notionalUsd: sum } : undefined, NOW);
+  });
   return computePlan({
-    positions: [],
+    positions,
     markets: [NGN, GHS],
     availableExposureUsd: 1_000_000,
-    toleranceUsd: 0,
     ...overrides,
+    sides: sidesToward(overrides.targets, books, toleranceUsd),
   });
 }
 
@@ -142,7 +164,6 @@ it('tolerance: treats a difference of exactly the tolerance as at target and one
 });
 
 it('one on-target rule: plan and the keeper decide alike on a flat side under a small target and on a held side a fraction of a cent inside or outside the tolerance', () => {
-  const NOW = Date.parse('2026-03-02T09:00:00Z');
   // [held (null: flat), target, tolerance]: the keeper's decision of the side beside the plan's.
   const cases: Array<[number | null, number, number]> = [
     [null, 50, 50],

@@ -6,12 +6,8 @@
 import { run as runClose } from '../../src/cli/cmd/trade/close.js';
 import { runRoll } from '../../src/features/trade/roll.js';
 import { applyTarget } from '../../src/features/plan/apply.js';
-import {
-  journalAhead,
-  makeIdempotencyKey,
-  parseIdempotencyKey,
-  writeOptionsFrom,
-} from '../../src/features/write/write-flow.js';
+import { journalAhead } from '../../src/features/write/write-flow.js';
+import { makeIdempotencyKey, parseIdempotencyKey, writeOptionsFrom } from '../../src/features/write/write-run.js';
 import { tradeAction, tradeRecord } from '../../src/features/trade/trade-actions.js';
 import { journal } from '../agent/answers.js';
 import { clientFor, closeClients, confirmOnly, realClock, testContext } from '../support/client.js';

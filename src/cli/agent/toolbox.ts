@@ -31,7 +31,8 @@ import type { Env } from '../../platform/config/env.js';
 import { readPosition } from '../../platform/api/wire/fields.js';
 import type { RawInput } from '../runner/command-spec.js';
 import { identityOf, sentBy, tradedUsd } from '../../features/write/row-trust.js';
-import { hedgesMoved, sameAsShown, tradesUsd } from '../../features/write/confirm.js';
+import { hedgesMoved, tradesUsd } from '../../features/write/confirm.js';
+import { sameAsShown } from '../../features/book/book.js';
 import { additionQuoteTenor } from '../../features/trade/pre-trade.js';
 import { onSide } from '../../features/book/positions.js';
 import {

@@ -6,6 +6,7 @@ import { formatUsd } from '../../core/number-format.js';
 import { statusStanding } from '../../core/vocabulary.js';
 import type { ServerTime } from '../../core/server-clock.js';
 import { onTarget } from '../../core/keep-rules.js';
+import type { Trade } from '../../platform/runtime/settings.js';
 
 /** A hedge as its record shows it, in the book's terms. */
 export interface HedgeRecord {
@@ -24,8 +25,10 @@ export interface PositionLine {
   hedgeId?: string;
 }
 
+/** A side as the model judged it. What it holds is said by `sideHolds` (and the helpers below), never read off its
+ * fields: a decision asks the model. */
 export interface SideBook {
-  state: 'flat' | 'in-step' | 'settling';
+  /** Why its views disagree (or cannot be read), when they do: the side is settling. */
   why?: string;
   filled: HedgeRecord[];
   opening: HedgeRecord[];
@@ -43,6 +46,10 @@ export interface SideBook {
   /** A hedge the server named in its answer to an open of the side that no view shows yet: a read that trails the write. */
   unseen?: string;
 }
+
+/** How a side's views stand: flat or in step when they agree, settling when not. The model's own word, read by the
+ * views that show it (`positions --json`); what the side holds is `sideHolds`'. */
+export const viewsState = (book: SideBook) => (book.why !== undefined ? 'settling' : book.line ? 'in-step' : 'flat');
 
 /** The same amount to the cent: the difference rounds to 0 cents. */
 const near = (a: number, b: number) => toCents(a - b) === 0;
@@ -96,9 +103,7 @@ export function reconcileSide(
               : undefined
             : 'the positions list still shows the side, whose hedges are not filled on their records';
   // Settling while any view says something the others do not; flat or in step when they agree.
-  return why === undefined
-    ? { ...book, state: line ? 'in-step' : 'flat' }
-    : { ...book, state: 'settling', why, ...(unreadable && { unreadable }) };
+  return why === undefined ? book : { ...book, why, ...(unreadable && { unreadable }) };
 }
 
 /** The views of one side as read: its records, its positions line, and what a further read told (asked by judgeSide). */
@@ -124,11 +129,10 @@ export function judgeSide(views: SideViewsRead): SideBook | { asks: 'records-cut
   // A hedge the server named that no view shows settles a side only where its views agree otherwise.
   const unseen = named?.find((id) => !records.some((record) => record.id === id));
   const seen = (judged: SideBook): SideBook =>
-    judged.state === 'settling' || unseen === undefined
+    judged.why !== undefined || unseen === undefined
       ? judged
       : {
           ...judged,
-          state: 'settling',
           why: `it does not show hedge ${unseen} yet, which the server named in its answer to an open of it`,
           unseen,
         };
@@ -143,11 +147,10 @@ export function judgeSide(views: SideViewsRead): SideBook | { asks: 'records-cut
   if (short && recordsCut)
     return {
       ...book,
-      state: 'settling',
       why: `the hedge records may be cut at ${recordsCut} filled hedges (the server gave no next page; it may not read the page size hedge sends)${book.why ? `, and ${book.why}` : ''}`,
       recordsCut,
     };
-  if (book.state !== 'settling' || !book.filled.length || book.unreadable) return seen(book);
+  if (book.why === undefined || !book.filled.length || book.unreadable) return seen(book);
   if (!history) return { asks: 'history' };
   const reconciled = reconcileSide(
     records.map((record) =>
@@ -158,7 +161,7 @@ export function judgeSide(views: SideViewsRead): SideBook | { asks: 'records-cut
   );
   // A filled hedge the history may list ended past what was read: said, and waited on (a trailing view may still bring
   // the side into step); past the bound, cannot tell.
-  if (reconciled.state !== 'settling' || !reconciled.filled.length || history.cutAt === null) return seen(reconciled);
+  if (reconciled.why === undefined || !reconciled.filled.length || history.cutAt === null) return seen(reconciled);
   if (history.cutAt === undefined) return { asks: 'history-cut' };
   return {
     ...reconciled,
@@ -167,21 +170,31 @@ export function judgeSide(views: SideViewsRead): SideBook | { asks: 'records-cut
   };
 }
 
-/** What a side holds, in the model's words: flat; held (ids, notional); settling (why: wait); cannot tell (why: a read
- * that will not tell more, or an amount that cannot be). */
+/** What a side holds, in the model's words: flat; held (ids, notional); settling (why: wait; `opening`, on a side whose
+ * views agree, the first of its hedges still being opened); cannot tell (why: a read that will not tell more, or an
+ * amount that cannot be). */
 export function sideHolds(book: SideBook) {
   if (book.unreadable || book.recordsCut !== undefined || book.historyCut !== undefined)
     return { holds: 'cannot-tell', why: book.why! } as const;
-  if (book.state === 'settling') return { holds: 'settling', why: book.why! } as const;
+  if (book.why !== undefined) return { holds: 'settling', why: book.why } as const;
   // Opening hedges (submitted, not filled) are the side's too: neither flat nor settled yet.
-  if (book.opening.length)
+  const [opening] = book.opening;
+  if (opening)
     return {
       holds: 'settling',
       why: `hedge ${idsOf(book.opening).join(', ')} is not filled yet`,
+      opening,
     } as const;
-  if (book.state === 'flat') return { holds: 'flat' } as const;
+  if (!book.line) return { holds: 'flat' } as const;
   return { holds: 'held', ids: idsOf(book.filled).sort(), notionalUsd: book.recordsUsd } as const;
 }
+
+/** Why what a side holds waits on its views (they disagree, or a read cannot tell), when it does — not on a hedge being
+ * opened on a side whose views agree: nothing is decided on such a side until they agree. */
+export const disagreement = (holds: SideHolds) =>
+  holds.holds === 'cannot-tell' || (holds.holds === 'settling' && !holds.opening) ? holds.why : undefined;
+
+export type SideHolds = ReturnType<typeof sideHolds>;
 
 /** The side's live hedges (filled or being opened) that are not a target row's: a row owns those carrying its reference
  * (none: those carrying none; compared without regard to case, as some servers keep references in upper case), and those
@@ -217,6 +230,23 @@ export const sameHedges = (a?: SideShown, b?: SideShown) =>
  * is judged and a plan's step goes only while the side is as it was shown. */
 export const sameSide = (a: SideShown, b: SideShown) => sameHedges(a, b) && near(a.notional_usd, b.notional_usd);
 
+/** Whether a confirmation still holds: the same trades to the cent, each on a side that holds the same hedges and
+ * notional as when shown. */
+export function sameAsShown(shown: readonly Trade[] | undefined, now: readonly Trade[] | undefined) {
+  if (shown === undefined || now === undefined) return shown === now;
+  return (
+    shown.length === now.length &&
+    shown.every((trade, index) => {
+      const other = now[index];
+      return (
+        trade.market.toUpperCase() === other.market.toUpperCase() &&
+        toCents(trade.notionalUsd) === toCents(other.notionalUsd) &&
+        (trade.held && other.held ? sameSide(trade.held, other.held) : trade.held === other.held)
+      );
+    })
+  );
+}
+
 /** A change one actor expects of a side: open 0 → N, add +N, reduce −N (about the whole side closes it), close → 0;
  * `before`: the side's notional when it was sent; `hedgeId`: the hedge the server named in its answer (an open's own,
  * or the one an add, a reduce or a close was sent for); `gone`: hedges it must leave in no view (a roll's closed leg). */
@@ -227,6 +257,12 @@ export interface ExpectedChange {
   hedgeId?: string;
   gone?: readonly string[];
 }
+
+/** Whether a change of this kind moves its side by an amount (an add, a reduce): those add up (movedBefore). */
+export const byAmount = (kind: string): kind is 'add' | 'reduce' => kind === 'add' || kind === 'reduce';
+
+/** Whether a change of this kind ends its side, whatever it held (a close: → 0). */
+export const endsSide = (kind: string) => kind === 'close';
 
 /** A reduction covering roughly the whole position closes it fully (spec section 3): within 1 %. */
 const WHOLE_REDUCE_SHARE = 0.01;
@@ -279,10 +315,10 @@ export function changeVerdict(book: SideBook, expected: ExpectedChange, ended?: 
   const { kind, before, changeUsd = 0, hedgeId: named, gone = [] } = expected;
   const filled = (id: string) => book.filled.some((record) => record.id === id);
   const stays = gone.find((id) => filled(id) || book.line?.hedgeId === id);
-  if (kind === 'open' && named !== undefined && book.state !== 'settling') {
+  if (kind === 'open' && named !== undefined && book.why === undefined) {
     if (book.failed.includes(named)) return { verdict: 'failed', evidence: `hedge ${named} failed` };
     const over = book.ended.includes(named);
-    if (over || (book.state === 'in-step' && filled(named) && !stays))
+    if (over || (book.line && filled(named) && !stays))
       return { verdict: 'landed', evidence: `hedge ${named} is ${over ? 'ended' : 'held'}` };
   }
   if (kind !== 'open' && named !== undefined && holds.holds === 'held' && !holds.ids.includes(named)) {
@@ -342,6 +378,40 @@ export function changeVerdict(book: SideBook, expected: ExpectedChange, ended?: 
 export function soonestHeld(book: SideBook) {
   return sideHolds(book).holds === 'held' ? book.filled.at(-1) : undefined;
 }
+
+/** What a roll of the side renews, as its views show it: a held side's filled hedges (`several` when more than one,
+ * soonest to mature last), the first to mature and their sum; else the hedge still being opened it waits for
+ * (`withFilled`: whether some are filled already); else nothing. */
+export function rollTakes(book: SideBook) {
+  const holds = sideHolds(book);
+  if (holds.holds === 'held')
+    return {
+      held: {
+        several: book.filled.length > 1 ? book.filled : undefined,
+        first: book.filled.at(-1),
+        notionalUsd: holds.notionalUsd,
+      },
+    };
+  if (holds.holds === 'settling' && holds.opening)
+    return { waitsFor: { opening: holds.opening, withFilled: book.filled.length > 0 } };
+  return {};
+}
+
+/** The hedge the side's views name: its positions line's, else its filled hedge latest to mature. */
+export const namedHedge = (book: SideBook) => book.line?.hedgeId ?? book.filled[0]?.id;
+
+/** What the journal records of a side's filled hedges beside an action whose request names neither: the deal
+ * references, and the hedges' ids when there are several (a close ends every one). */
+export function sideContext({ filled }: SideBook) {
+  const references = [...new Set(filled.flatMap((record) => record.clientReference ?? []))];
+  return {
+    ...(references.length && { client_reference: references.join(', ') }),
+    ...(filled.length > 1 && { hedge_ids: idsOf(filled) }),
+  };
+}
+
+/** Whether a side as shown or kept holds no hedge. */
+export const shownFlat = (side: SideShown) => !side.hedge_ids.length;
 
 /** The side's newest hedge when it ended before its maturity (judged at `nowMs`, the server's) and left the side flat:
  * closed early, by whoever. A server may leave such a hedge `filled` on its record: the book has it ended. */
@@ -452,13 +522,18 @@ export function endedLately(
 export const unsized = (book: SideBook) =>
   book.line?.notionalUsd === undefined && book.filled.some((record) => record.notionalUsd === undefined);
 
-/** How far a held side is from a target notional, past a tolerance: the change that brings it there (its close for a
- * target of 0, else an add or a reduce) and by how much; nothing within the tolerance, or on a side not held. */
+/** How far a side is from a target notional, past a tolerance: the change that brings it there (an open of a flat side;
+ * a held one's close for a target of 0, else an add or a reduce) and by how much; nothing on target (a flat side only
+ * under a target of 0), or on a side neither flat nor held. What apply plans and the keeper brings back alike. */
 export function towardTarget(book: SideBook, targetUsd: number, toleranceUsd: number) {
   const holds = sideHolds(book);
-  if (holds.holds !== 'held' || onTarget(holds.notionalUsd, targetUsd, toleranceUsd)) return undefined;
-  const currentUsd = holds.notionalUsd;
-  const change = targetUsd === 0 ? 'close' : currentUsd < targetUsd ? 'add' : 'reduce';
+  const currentUsd = holds.holds === 'held' ? holds.notionalUsd : 0;
+  if (
+    holds.holds === 'flat' ? targetUsd === 0 : holds.holds !== 'held' || onTarget(currentUsd, targetUsd, toleranceUsd)
+  )
+    return undefined;
+  const change =
+    holds.holds === 'flat' ? 'open' : targetUsd === 0 ? 'close' : currentUsd < targetUsd ? 'add' : 'reduce';
   return { change, currentUsd, amountUsd: Math.abs(targetUsd - currentUsd) } as const;
 }
 
@@ -467,16 +542,44 @@ export function towardTarget(book: SideBook, targetUsd: number, toleranceUsd: nu
  * key) only where nothing else can explain it: a side that held nothing and was never answered, or a close never
  * answered whose own hedge is still held as before; otherwise unknown (`why`). A close's hedge that may have matured by
  * the latest the server's clock reads (or cannot be read) leaves the side by settling: its absence proves nothing.
- * `hedge`: the named hedge's record (null: it cannot be read), asked for only where it decides. */
+ * `book` undefined: its views still disagree at the read's bound, which an entry the server answered is that action
+ * landing. `changedSince`: another change of the side is known since that the journal cannot attribute: a close shows
+ * only as the side's absence, and a side as before proves nothing, so neither is told. `hedge`: the named hedge's
+ * record (null: it cannot be read), asked for only where it decides. */
 export function earlierChange(
-  book: SideBook,
-  expected: ExpectedChange,
-  read: { answered: boolean; hedge?: HedgeRecord | null; serverNow: SideViewsRead['serverNow'] },
-):
-  | { verdict: 'landed' | 'not-landed' | 'unknown'; why?: 'held-nothing' | 'unread' | 'no-maturity' | 'matured' }
-  | { asks: 'hedge' } {
+  book: SideBook | undefined,
+  expected: ExpectedChange | undefined,
+  read: {
+    answered: boolean;
+    changedSince?: boolean;
+    hedge?: HedgeRecord | null;
+    serverNow: SideViewsRead['serverNow'];
+  },
+): EarlierVerdict | { asks: 'hedge' } {
+  const judged = earlierOn(book, expected, read);
+  if ('asks' in judged || !read.changedSince) return judged;
+  return judged.verdict === 'not-landed' || (judged.verdict === 'landed' && expected?.kind === 'close')
+    ? { verdict: 'unknown' }
+    : judged;
+}
+
+export type EarlierVerdict = {
+  verdict: 'landed' | 'not-landed' | 'unknown';
+  why?: 'held-nothing' | 'unread' | 'no-maturity' | 'matured' | 'settling' | 'not-read-before';
+};
+
+function earlierOn(
+  book: SideBook | undefined,
+  expected: ExpectedChange | undefined,
+  {
+    answered,
+    hedge,
+    serverNow,
+  }: { answered: boolean; hedge?: HedgeRecord | null; serverNow: SideViewsRead['serverNow'] },
+): EarlierVerdict | { asks: 'hedge' } {
+  if (!book) return { verdict: answered ? 'landed' : 'unknown', why: 'settling' };
+  if (!expected) return { verdict: 'unknown', why: 'not-read-before' };
   const { kind, before, hedgeId } = expected;
-  const { answered, hedge, serverNow } = read;
   if (toCents(before) <= 0 && sideHolds(book).holds === 'flat')
     return { verdict: answered || hedgeId ? 'unknown' : 'not-landed', why: 'held-nothing' };
   const { verdict, asks } = changeVerdict(book, expected, hedge);
@@ -490,6 +593,33 @@ export function earlierChange(
   if (verdict === 'landed') return { verdict };
   const ownHeld = verdict === 'not-yet' && !answered && kind === 'close' && holdsHedge(book, hedgeId!);
   return { verdict: ownHeld ? 'not-landed' : 'unknown' };
+}
+
+/** What the hedges now say of an earlier open (a resume's reconcile): its hedge when the server named it (`named`: its
+ * record; null: it cannot be read), else the side's hedges opened since it was made (`opened`, searched by the deal
+ * reference it carries when `byReference`: an accepted open is listed at once, so none carrying it means none was made;
+ * without one, any may be it). Landed names its hedge, followed to its end; a hedge in a status hedge does not know
+ * cannot be told. `changedSince`: another change of the side is known since: none found proves nothing. */
+export function earlierOpen(
+  found: { named: HedgeRecord | null } | { opened: readonly HedgeRecord[]; byReference: boolean },
+  changedSince?: boolean,
+): { verdict: 'landed' | 'not-landed' | 'unknown'; hedge?: HedgeRecord; why?: string } {
+  const hedge = 'named' in found ? found.named : found.byReference ? found.opened[0] : undefined;
+  if (!hedge)
+    return {
+      verdict: 'opened' in found && found.byReference && !changedSince ? 'not-landed' : 'unknown',
+    };
+  const standing = recordStanding(hedge);
+  return standing.standing === 'settling'
+    ? { verdict: 'unknown', hedge, why: standing.why }
+    : { verdict: 'landed', hedge };
+}
+
+/** The side's notional a change was sent on, moved by the changes of it known to have landed since (each an add +N or
+ * a reduce −N): what a resume's reconcile judges its change against. */
+export function movedBefore(before: number, since: ReadonlyArray<Pick<ExpectedChange, 'kind' | 'changeUsd'>>) {
+  const delta = since.reduce((sum, { kind, changeUsd = 0 }) => sum + (kind === 'add' ? changeUsd : -changeUsd), 0);
+  return delta === 0 ? before : cents(before + delta);
 }
 
 /** A positions line without a notional hedge can read is sized by the side's records, when every filled one shows its

@@ -1,7 +1,7 @@
 // `hedge positions` as one book from every view (book.ts): never the positions list alone, never
 // the records alone; unreadable records leave the positions as they are, with the reason.
 import type { HedgeClient } from '../../platform/api/client.js';
-import { recordStanding } from './book.js';
+import { recordStanding, viewsState } from './book.js';
 import type { Side } from '../../core/vocabulary.js';
 import { rowKey } from '../../core/keep-rules.js';
 import type { BookPosition } from './positions.js';
@@ -36,6 +36,8 @@ export async function readPositionSides(client: HedgeClient, positions: BookPosi
     const behind = [held, hedges, named ? [named] : []].find((list) => list.length);
     return {
       ...book,
+      // How its views stand, as the model says it for a view to show.
+      state: viewsState(book),
       market,
       side,
       hedges,

@@ -4,7 +4,7 @@ import type { HedgeClient, HistoryPage } from '../../platform/api/client.js';
 import { MAX_PAGE_SIZE } from '../../core/wire.js';
 import type { Hedge } from '../../platform/api/schemas.js';
 import { historyHedgeId } from '../../platform/api/wire/fields.js';
-import { idsOf, judgeSide, type SideBook, type SideViewsRead } from './book.js';
+import { idsOf, judgeSide, sideHolds, disagreement, type SideBook, type SideViewsRead } from './book.js';
 import type { Side } from '../../core/vocabulary.js';
 import { InvalidResponseError, UnresolvedError } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
@@ -152,8 +152,8 @@ export async function readSidesInStep(
   client: HedgeClient,
   /** `opened`: hedges the server named in its answers to this account's opens of a side, which its views must show. */
   sides: ReadonlyArray<{ market: string; side: Side; opened?: readonly string[] }>,
-  /** What the decision waits for besides views in step (a hedge being opened). */
-  until?: (book: SideBook) => boolean,
+  /** `settled`: the decision waits besides for the hedges being opened on a side: until it holds, or is flat. */
+  settled?: boolean,
 ) {
   const started = ports.clock.now();
   const bound = Math.min(SETTLE_WAIT_MS, (ports.deadline ?? Infinity) - started);
@@ -164,7 +164,10 @@ export async function readSidesInStep(
     );
     const cut = books.find((book) => book.recordsCut !== undefined);
     if (cut) throw cutSide(sides[books.indexOf(cut)], cut, true);
-    const waiting = books.findIndex((book) => book.state === 'settling' || !(until?.(book) ?? true));
+    const waiting = books.findIndex((book) => {
+      const holds = sideHolds(book);
+      return settled ? holds.holds !== 'flat' && holds.holds !== 'held' : disagreement(holds) !== undefined;
+    });
     if (waiting < 0) return { books, ...views };
     const { market, side } = sides[waiting];
     const book = books[waiting];
@@ -172,7 +175,7 @@ export async function readSidesInStep(
     if (waited + SETTLE_POLL_MS > bound) {
       if (book.historyCut !== undefined) throw cutSide(sides[waiting], book, true);
       const why =
-        book.state === 'settling'
+        book.why !== undefined
           ? `is settling: ${safeText(book.why ?? 'its views disagree')}`
           : 'does not show in every view what this command waits for (a change landing, a hedge being opened)';
       throw new UnresolvedError(
@@ -184,7 +187,7 @@ export async function readSidesInStep(
       );
     }
     ports.log(
-      `${market} ${side}: ${book.state === 'settling' ? `settling (${safeText(book.why ?? '')})` : 'not there yet'}; reading again in ${formatSpan(SETTLE_POLL_MS)}`,
+      `${market} ${side}: ${book.why !== undefined ? `settling (${safeText(book.why ?? '')})` : 'not there yet'}; reading again in ${formatSpan(SETTLE_POLL_MS)}`,
     );
     await ports.clock.sleep(SETTLE_POLL_MS, ports.signal);
   }

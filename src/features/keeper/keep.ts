@@ -38,6 +38,7 @@ import { finishJournaled } from '../trade/resume.js';
 import { newGroup, resumeRollOutcome, runRoll } from '../trade/roll.js';
 import { days, sendTrade, stepRecord } from '../trade/trade-actions.js';
 import { runPlan } from '../trade/plan-steps.js';
+import type { Held } from '../write/write-run.js';
 import { SideViews } from '../book/side-book.js';
 import { latestOf, whenLanded } from '../book/book.js';
 import {
@@ -519,7 +520,7 @@ function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { id
   const memory = keeperMemory(say);
   const observe = (ports: WritePorts, rows: readonly KeepRow[]) => readBook(ports, rows, memory);
 
-  const carryOut = async (ports: WritePorts, write: KeeperWrite): Promise<WriteDone> => {
+  const carryOut = async (ports: WritePorts, write: KeeperWrite, held: Held): Promise<WriteDone> => {
     const { market, side, clientReference } = write.row;
     // The row's deal reference on every hedge it opens (the rolled hedge's own when the row names none).
     if (write.kind === 'roll')
@@ -532,6 +533,7 @@ function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { id
           skipChecks: false,
           write: SEND_AND_WAIT,
           approved: KEEPER_RUN,
+          held,
           ...(clientReference && { clientReference }),
         }),
       };
@@ -541,7 +543,8 @@ function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { id
     // Only an open takes its tenor and the row's deal reference.
     const step = { market, side, action, deltaUsd, tenorDays, clientReference: clientReference || undefined };
     const record = stepRecord(step as PlanStep, group, action === 'open' ? 'reopen' : 'converge');
-    return { kind: 'sent', result: await sendTrade(ports, { ...record, approved: KEEPER_RUN }, SEND_AND_WAIT), group };
+    const result = await sendTrade(ports, { ...record, approved: KEEPER_RUN }, { ...SEND_AND_WAIT, held });
+    return { kind: 'sent', result, group };
   };
 
   return {
@@ -557,12 +560,12 @@ function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { id
       if (step.writes) return;
       await runPlan(ports, {
         sides: [step.row],
-        run: async () => {
+        run: async (held) => {
           const fresh = await observe(ports, [step.row]);
           const { writes } = memory.take(plan(memory.state, fresh, step.row, settings));
           const client = await ports.client();
           for (const write of writes) {
-            const done = await carryOut(ports, write);
+            const done = await carryOut(ports, write, held);
             // Counted from the server's time when the write landed (the bound is the server's, like maturities).
             const { failure } = memory.take(wrote(memory.state, write, done, client.transport.serverNow()));
             if (failure) throw failure;

@@ -40,6 +40,7 @@ import {
   sideHolds,
   soonestHeld,
   towardTarget,
+  disagreement,
   type ExpectedChange,
   type HedgeRecord,
   type SideBook,
@@ -49,7 +50,8 @@ import {
 import { adoptWords, otherHedgeWords } from '../../core/plan.js';
 import { cutSide, hedgeRecord } from '../book/side-book.js';
 import { begunElsewhere } from '../write/row-trust.js';
-import { ROLL_GROUP_PREFIX, type WriteOutcome } from '../write/write-flow.js';
+import type { WriteOutcome } from '../write/write-flow.js';
+import { ROLL_GROUP_PREFIX } from '../write/write-run.js';
 
 /** Every re-open or convergence of a keeper is journaled under a group starting with this. */
 export const KEEP_GROUP_PREFIX = 'keep-';
@@ -409,7 +411,8 @@ function waitingOn(memory: SideMemory, row: KeepRow, side: SideBook, nowMs: numb
     });
   };
   const { expected } = memory;
-  if (side.state === 'settling') {
+  const settling = disagreement(sideHolds(side));
+  if (settling !== undefined) {
     const since = (memory.settlingSince ??= nowMs);
     // Records that may be cut stay so however long it waits (a history that may be cut, past the bound: a view that
     // trails may still bring the side into step): said at once with what to set, and held; never read as a side short
@@ -418,7 +421,7 @@ function waitingOn(memory: SideMemory, row: KeepRow, side: SideBook, nowMs: numb
     cannotTell('settling', cut === 'records' ? -Infinity : since, (waited) =>
       cut
         ? cutSide(row, side, true)
-        : `The ${row.side} side of ${row.market} has been settling for ${waited} (server time): ${side.why ?? 'its views disagree'}. What it holds cannot be told, so nothing is sent on it.`,
+        : `The ${row.side} side of ${row.market} has been settling for ${waited} (server time): ${settling}. What it holds cannot be told, so nothing is sent on it.`,
     );
     return undefined;
   }
@@ -468,8 +471,8 @@ export function decideRow(
   const { notionalUsd: targetUsd, untilMs, statedAtMs, rollBeforeMs = DEFAULT_ROLL_BEFORE_MS } = row;
   const { waiting, closedOutside: closed, others = [] } = keeper;
   const holds = sideHolds(book);
-  if (waiting !== undefined || book.state === 'settling')
-    return { kind: 'hold', reason: `settling: ${waiting ?? book.why}; waiting for every view to agree` };
+  const settling = waiting ?? disagreement(holds);
+  if (settling !== undefined) return { kind: 'hold', reason: `settling: ${settling}; waiting for every view to agree` };
   // A side holding hedges that are not the row's is never closed, reduced or counted as drift: the user adopts them.
   if (others.length)
     return {
@@ -479,8 +482,8 @@ export function decideRow(
         .join(' ')} makes ${others.length === 1 ? 'it' : 'them'} the row's`,
     };
   // A side whose views agree may still be opening a hedge: said by its status, and waited on all the same.
-  const [opening] = book.opening;
-  if (opening) return { kind: 'hold', reason: `${opening.id} is ${opening.status}; waiting for it to resolve` };
+  if (holds.opening)
+    return { kind: 'hold', reason: `${holds.opening.id} is ${holds.opening.status}; waiting for it to resolve` };
   if (holds.holds !== 'held') {
     if (targetUsd === 0) return { kind: 'hold', reason: 'flat, as the target says' };
     // The exposure's end, by the latest the server's clock may read.

@@ -20,8 +20,16 @@ import {
   type TargetPlanOptions,
 } from './target-plan.js';
 import { days, stepRecord } from '../trade/trade-actions.js';
-import { confirmedPlan, finishEarlierSteps, journaledPlan, runPlan, runPlanSteps } from '../trade/plan-steps.js';
+import {
+  confirmedPlan,
+  finishEarlierSteps,
+  journaledPlan,
+  runPlan,
+  runStep,
+  type StepDone,
+} from '../trade/plan-steps.js';
 import { readSidesAsAnswered } from '../write/wait.js';
+import type { Held } from '../write/write-run.js';
 import { sameSide, sideAfterOf } from '../book/side-book.js';
 
 /** Every apply run's journal group starts with this; a later apply finishes what one left open. */
@@ -60,9 +68,9 @@ export async function applyTarget(
   return runPlan(ports, {
     sides: target.rows,
     book: true,
-    run: async (waitedFor) => {
+    run: async (held, waitedFor) => {
       // An earlier apply's unresolved steps, finished first with their own keys.
-      const resumed = await finishEarlierSteps(ports, APPLY_GROUP_PREFIX, 'apply');
+      const resumed = await finishEarlierSteps(ports, APPLY_GROUP_PREFIX, 'apply', held);
       // One confirmation for the whole run (the guard already required --yes for a live key without a terminal).
       const { plan: quoted } = await confirmedPlan(
         ports,
@@ -107,37 +115,41 @@ export async function applyTarget(
         // The book was at the target: nothing to do, nothing sent.
         return { kind: 'at-target' as const, quoted };
       }
-      return { ...(await carryOut(ports, client, quoted, opts)), quoted };
+      return { ...(await carryOut(ports, client, quoted, opts, held)), quoted };
     },
   });
 }
 
-/** Each step sent and waited for in turn; the first that fails stops the run. */
-async function carryOut(ports: WritePorts, client: HedgeClient, quoted: QuotedPlan, run: TargetPlanOptions) {
+/** Each step sent and waited for in turn, right after its side is seen as the plan read it; the first that fails stops
+ * the run. */
+async function carryOut(
+  ports: WritePorts,
+  client: HedgeClient,
+  quoted: QuotedPlan,
+  run: TargetPlanOptions,
+  held: Held,
+) {
   const { steps } = quoted.plan;
   const group = `${APPLY_GROUP_PREFIX}${utcStamp(ports.clock.now())}`;
   const rerun = () => `run \`${ports.hedgeCommand(...applyWords(run))}\` again: it plans anew from the book as it is.`;
-  // The plan holds for each side as it was read: one moved by an actor outside hedge meanwhile is not acted on.
-  const unmoved = (step: PlanStep, index: number) => async () => {
-    const held = quoted.trades[index].held;
-    const { books } = await readSidesAsAnswered(ports, client, [step], (side) => side.opening.length === 0);
-    const now = sideAfterOf(books[0]);
-    if (!sameSide(now, held))
-      throw new UnresolvedError(
-        `The ${step.side} side of ${safeText(step.market)} moved since the plan was made: it holds ${holds(now)} now, not the ${holds(held)} planned on; something outside hedge changed it. Step ${index + 1} was not sent.`,
-        {
-          details: { market: step.market, side: step.side, planned: held, now },
-          hint: `See the side with \`${ports.hedgeCommand('positions')}\`, then ${rerun()}`,
-        },
-      );
-  };
   const leg = (index: number) => `step-${index + 1}`;
-  const ran = await runPlanSteps(
-    ports,
-    steps.map((step, index) => ({ record: stepRecord(step, group, leg(index)), holds: unmoved(step, index) })),
-    (index, done) => {
-      const step = steps[index];
-      const { entry } = done!;
+  const done: StepDone[] = [];
+  let stopped: { at: number; error: unknown } | undefined;
+  for (const [index, step] of steps.entries()) {
+    try {
+      // The plan holds for each side as it was read: one moved by an actor outside hedge meanwhile is not acted on.
+      const planned = quoted.trades[index].held;
+      const { books } = await readSidesAsAnswered(ports, client, [step], true);
+      const now = sideAfterOf(books[0]);
+      if (!sameSide(now, planned))
+        throw new UnresolvedError(
+          `The ${step.side} side of ${safeText(step.market)} moved since the plan was made: it holds ${holds(now)} now, not the ${holds(planned)} planned on; something outside hedge changed it. Step ${index + 1} was not sent.`,
+          {
+            details: { market: step.market, side: step.side, planned, now },
+            hint: `See the side with \`${ports.hedgeCommand('positions')}\`, then ${rerun()}`,
+          },
+        );
+      const { entry } = (done[index] = await runStep(ports, { record: stepRecord(step, group, leg(index)) }, held))!;
       if (entry.outcome === 'failed')
         throw new OrderFailedError(
           `Step ${index + 1} (${describeStep(step)}) failed on-chain: nothing was opened, and the reserved margin and fee were released.`,
@@ -149,13 +161,16 @@ async function carryOut(ports: WritePorts, client: HedgeClient, quoted: QuotedPl
         level: 'note',
         text: `${stepLabel(index, steps)} … ${entry.outcome}${entry.hedge_id ? ` (${safeText(entry.hedge_id)})` : ''}`,
       });
-    },
-  );
+    } catch (error) {
+      stopped = { at: index, error };
+      break;
+    }
+  }
   // A row per step: each done, its journal entry; the later ones `not_run`.
-  const rows = steps.map((step, index) => reportRow(index, step, ran.done[index]?.entry));
-  if (ran.stoppedAt === undefined) return { kind: 'applied' as const, rows };
-  const index = ran.stoppedAt;
-  if (!ran.done[index]) {
+  const rows = steps.map((step, index) => reportRow(index, step, done[index]?.entry));
+  if (!stopped) return { kind: 'applied' as const, rows };
+  const index = stopped.at;
+  if (!done[index]) {
     // Reading the journal for the report never replaces the step's own outcome.
     const entry = await journaledPlan(ports, group).then(
       ({ row }) => row(leg(index)),
@@ -164,7 +179,7 @@ async function carryOut(ports: WritePorts, client: HedgeClient, quoted: QuotedPl
     rows[index] = reportRow(index, steps[index], entry ?? undefined, entry === null ? 'unknown' : 'not_sent');
   }
   // Step `stoppedAt` (from 0) ended in `error`.
-  return { kind: 'stopped' as const, rows, stoppedAt: index, error: ran.error };
+  return { kind: 'stopped' as const, rows, stoppedAt: index, error: stopped.error };
 }
 
 /** What a side holds, in words: "4,000.00 USD in hdg_1", or "no hedge". */

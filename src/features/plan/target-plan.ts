@@ -21,7 +21,7 @@ import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { inputFileProblems, listedProblems, readInputFile, type InputPorts } from '../write/input-file.js';
 import { sideAfterOf } from '../book/side-book.js';
-import { notTheRows } from '../book/book.js';
+import { notTheRows, sideHolds, towardTarget, type SideBook } from '../book/book.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 
 /** What `plan` and `apply` share: where the target comes from and how close counts as there. */
@@ -124,6 +124,26 @@ export function planTotals(plan: Plan, quotes: ReadonlyArray<Awaited<ReturnType<
   return totals;
 }
 
+/** Each row's side as the side model holds it (its books, in the rows' order): what it holds, the step toward the row's
+ * target the keeper would take too (towardTarget), and the hedges on it that are not the row's. */
+export function sidesToward(
+  rows: readonly TargetRow[],
+  books: readonly SideBook[],
+  toleranceUsd: number,
+  adopt?: readonly string[],
+) {
+  if (!Number.isFinite(toleranceUsd) || toleranceUsd < 0)
+    throw new RangeError(`toleranceUsd must be a finite amount of 0 or more, got ${toleranceUsd}`);
+  return rows.map((row, index) => {
+    const holds = sideHolds(books[index]);
+    return {
+      currentUsd: holds.holds === 'held' ? holds.notionalUsd : 0,
+      toward: towardTarget(books[index], row.notionalUsd, toleranceUsd),
+      notOwned: notTheRows(books[index], row.clientReference, adopt),
+    };
+  });
+}
+
 /** Reads the live book and computes the plan with a quote for each open and add. Sends no write. */
 export async function buildTargetPlan(
   ports: WritePorts,
@@ -136,7 +156,7 @@ export async function buildTargetPlan(
   const [marketList, account, { positions: book, books }] = await Promise.all([
     client.listMarkets(),
     client.getAccount(),
-    readSidesAsAnswered(ports, client, target.rows, (side) => side.opening.length === 0),
+    readSidesAsAnswered(ports, client, target.rows, true),
   ]);
   const onlyMarket = marketList.markets.length === 1 ? marketList.markets[0].market.toUpperCase() : undefined;
   const plan = computePlan({
@@ -160,11 +180,7 @@ export async function buildTargetPlan(
     }),
     markets: marketList.markets,
     availableExposureUsd: account.available_exposure_usd,
-    toleranceUsd,
-    // Each row's side as the side model holds it: the hedges on it that are not the row's.
-    notOwned: new Map(
-      target.rows.map((row, index) => [row.line, notTheRows(books[index], row.clientReference, adopt)]),
-    ),
+    sides: sidesToward(target.rows, books, toleranceUsd, adopt),
   });
   const blocked = new Set(plan.problems.map((problem) => problem.stepIndex));
   const quotes = [];

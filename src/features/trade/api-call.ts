@@ -11,7 +11,7 @@ import { resolveApiPath } from '../../core/security/base-url.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { parseBoundedJson } from '../../core/security/json-keys.js';
 import { readInputFile, type InputPorts } from '../write/input-file.js';
-import type { WriteAction } from '../write/write-flow.js';
+import type { WriteAction } from '../write/write-run.js';
 
 /** Journal commands of `hedge api` writes: `api POST /hedges/close`. */
 export const API_COMMAND_PREFIX = 'api ';

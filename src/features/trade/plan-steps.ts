@@ -4,22 +4,24 @@ import { bodyOf, type JournalEntry, type ListOptions } from '../../platform/jour
 import type { WritePorts } from '../write/ports.js';
 import { recordFromJournal, sendTrade, tradeAction, type TradeRecord } from './trade-actions.js';
 import { isUnresolved } from '../../platform/journal/entry.js';
-import { journalAhead, makeIdempotencyKey, planDryRun } from '../write/write-flow.js';
+import { journalAhead, planDryRun } from '../write/write-flow.js';
+import { makeIdempotencyKey, type Held } from '../write/write-run.js';
 import type { JsonObject } from '../../core/objects.js';
 import { confirmRowFromElsewhere, identityOf, sentBy } from '../write/row-trust.js';
-import { confirmAsShown, type Approval } from '../write/confirm.js';
+import { confirmAsShown } from '../write/confirm.js';
+import type { Approval } from '../write/write-run.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { Trade } from '../../platform/runtime/context.js';
 import { lock } from '../write/write-flow.js';
 
 /** A plan as its entry point hands it to the executor: the sides it moves, whether it takes the book's lock first (an
  * apply's, a roll's: a second one waits for the first), and `run`, which builds, confirms and carries it out under
- * those locks (told who held the book meanwhile: it may have moved), each step through `runPlanSteps`. */
+ * those locks (told who held the book meanwhile: it may have moved), each step through `runStep`. */
 type Plan<T> = Parameters<typeof lock<T>>[1];
 
 /** The plan executor: the plan carried out under runWrite's lock stage, which takes the book's and the sides' locks
  * (a plan made inside another's locks, a keeper's roll, decides under those); its entry points take none. */
-export const runPlan = <T>(ports: WritePorts, plan: Plan<T>) => lock(ports, plan);
+export const runPlan = <T>(ports: WritePorts, plan: Plan<T>, held?: Held) => lock(ports, plan, held);
 
 /** This account's entries of the groups whose id starts with `groupPrefix`, as `query` lists them (newest first). */
 export async function ownGroupEntries(ports: WritePorts, groupPrefix: string, query: ListOptions) {
@@ -54,53 +56,28 @@ export async function confirmedPlan<P extends { trades: readonly Trade[] }, S ex
 /** What a step of a plan did: its journal row, and what the write flow was answered and read (null: not due, nothing sent). */
 export type StepDone = { entry: JournalEntry; answer?: unknown; result?: unknown } | null;
 
-/** A step of a plan as the executor carries it out: its record (the plan's group, its leg) and the key journaled for it
- * earlier (a resumed step), else a new one. */
+/** A step of a plan as the executor carries it out, as data: its record (the plan's group, its leg) and the key
+ * journaled for it earlier (a resumed step), else a new one. What the plan checks of it right before it is sent, and
+ * what its failure means for the plan, its owner (apply, roll) says in its own loop, under the plan's locks. */
 export interface PlanRunStep {
   record: TradeRecord;
   key?: string;
   /** false: sent, not waited for (--no-wait). */
   wait?: boolean;
-  /** Its check stage, given what the steps before it did: throws when the plan no longer holds for it. */
-  holds?: (done: readonly StepDone[]) => Promise<void>;
-  /** A send that failed: throws (said for the plan), or what stands for the step. */
-  failed?: (error: unknown, done: readonly StepDone[]) => Promise<StepDone>;
   /** Approved otherwise than by the plan (an earlier plan's step finished: judged as a write of its own). */
   approved?: Approval;
 }
 
-/** The executor of every plan of steps (an apply's, a roll's close then open), run under the plan's locks: each step in
- * turn through the one write flow, approved by the plan (its one confirmation covered every step, with its checks, and
- * an agent's limits admitted it whole), the first that fails stopping the plan (`stoppedAt`, from 0, with its error);
- * `each` hears every step done and may stop the plan there. */
-export async function runPlanSteps(
-  ports: WritePorts,
-  steps: readonly PlanRunStep[],
-  each?: (index: number, done: StepDone) => void,
-) {
-  const done: StepDone[] = [];
-  for (const [index, { record, key, wait = true, holds, failed, approved: other }] of steps.entries()) {
-    try {
-      const approved = other ?? { by: 'plan' as const, holds: holds && (() => holds(done)) };
-      const result = (await sendTrade(
-        ports,
-        { ...record, approved },
-        {
-          wait,
-          idempotencyKey: key,
-        },
-      ).catch(async (error: unknown) => {
-        if (!failed) throw error;
-        return failed(error, done);
-      })) as StepDone;
-      done.push(result);
-      each?.(index, result);
-    } catch (error) {
-      return { done, stoppedAt: index, error };
-    }
-  }
-  return { done };
-}
+/** The executor of a plan's step (an apply's, a roll's close or open), run under the plan's locks (`held`): through the
+ * one write flow, approved by the plan (its one confirmation covered every step, with its checks, and an agent's limits
+ * admitted it whole) unless the step says otherwise, with its own key. */
+export const runStep = async (ports: WritePorts, { record, key, wait = true, approved }: PlanRunStep, held: Held) =>
+  (await sendTrade(
+    ports,
+    // A plan's step is its owner's to decide: a change to a flat side is the server's to refuse, and said by the plan.
+    approved ? { ...record, approved } : { ...record, approved: { by: 'plan' }, serverDecides: true },
+    { wait, idempotencyKey: key, held },
+  )) as StepDone;
 
 /** Journals a step of a plan as planned, with a new key and what is kept beside it, before any step is sent: from then
  * on the journal holds the plan, and a later run finishes it from there. */
@@ -146,17 +123,22 @@ export const resumePlan = <P extends { unfinished: boolean }, T>(
   sides: Plan<T>['sides'],
   read: () => Promise<P>,
   finished: (now: P) => Error,
-  run: (now: P) => Promise<T>,
+  run: (now: P, held: Held) => Promise<T>,
+  held?: Held,
 ) =>
-  runPlan(ports, {
-    sides,
-    book: true,
-    run: async () => {
-      const now = await read();
-      if (!now.unfinished) throw finished(now);
-      return run(now);
+  runPlan(
+    ports,
+    {
+      sides,
+      book: true,
+      run: async (inside) => {
+        const now = await read();
+        if (!now.unfinished) throw finished(now);
+        return run(now, inside);
+      },
     },
-  });
+    held,
+  );
 
 /** A journaled plan set aside: its unresolved rows abandoned, never to be sent. */
 export async function setAside(ports: WritePorts, rows: ReadonlyArray<JournalEntry | undefined>, message: string) {
@@ -164,23 +146,11 @@ export async function setAside(ports: WritePorts, rows: ReadonlyArray<JournalEnt
   for (const row of rows) if (row && isUnresolved(row)) await journal.update(row.id, { outcome: 'abandoned', message });
 }
 
-/** A journaled plan carried out: its steps `due` (stepsDue's, unless fewer are given), the first that fails throwing
- * its error. Returns what stands for each leg: this run's step (null: nothing was done), else its row. */
-export async function runJournaledSteps(ports: WritePorts, steps: readonly JournaledStep[], due = stepsDue(steps)) {
-  const ran = await runPlanSteps(ports, due);
-  if (ran.stoppedAt !== undefined) throw ran.error;
-  return (leg: string): StepDone | undefined => {
-    const index = due.findIndex((step) => step.record.leg === leg);
-    const row = steps.find((step) => step.record.leg === leg)?.row;
-    return index < 0 ? row && { entry: row } : ran.done[index];
-  };
-}
-
 /** An earlier plan's unresolved rows of this account (`groupPrefix`, its command `what`), oldest first, each finished as
  * a step under its own key (one begun on another machine, a team store's, only when a person says so), or said and
  * left when it is no trade the executor can send again (`hedge resume` can). Not approved by a plan: an agent's limits
  * judge each step finished here (write-flow.ts). Returns how many there were. */
-export async function finishEarlierSteps(ports: WritePorts, groupPrefix: string, what: string) {
+export async function finishEarlierSteps(ports: WritePorts, groupPrefix: string, what: string, held: Held) {
   const client = await ports.client();
   const rows = (await ownGroupEntries(ports, groupPrefix, { pending: true })).reverse();
   for (const row of rows) {
@@ -202,9 +172,8 @@ export async function finishEarlierSteps(ports: WritePorts, groupPrefix: string,
       level: 'note',
       text: `Finishing the ${step} of an earlier ${what} (journal ${id}, ${safeText(leg ?? '')}) with its own key ${row.idempotency_key} …`,
     });
-    const ran = await runPlanSteps(ports, [{ record, key: row.idempotency_key, approved: { by: 'run' } }]);
-    if (ran.stoppedAt !== undefined) throw ran.error;
-    const outcome = ran.done[0]?.entry.outcome ?? 'unknown';
+    const done = await runStep(ports, { record, key: row.idempotency_key, approved: { by: 'run' } }, held);
+    const outcome = done?.entry.outcome ?? 'unknown';
     ports.notify({
       kind: 'resumed-step',
       level: 'note',

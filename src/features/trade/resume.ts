@@ -16,8 +16,9 @@ import { API_COMMAND_PREFIX, apiActionFromJournal } from './api-call.js';
 import { confirmRowFromElsewhere, findJournalEntry, identityOf, requireOwnRow, sentBy } from '../write/row-trust.js';
 import { resumeRollOutcome } from './roll.js';
 import { recordFromJournal, tradeAction } from './trade-actions.js';
-import { heldError, ROLL_GROUP_PREFIX, runWrite } from '../write/write-flow.js';
-import type { Approval } from '../write/confirm.js';
+import { runWrite } from '../write/write-flow.js';
+import { heldError, ROLL_GROUP_PREFIX } from '../write/write-run.js';
+import type { Approval } from '../write/write-run.js';
 
 /** Sends a journaled trade action again with its own key and waits as asked, and returns what it did (its caller shows it, or not). */
 export async function finishJournaled(

@@ -31,7 +31,7 @@ import {
   journalStepAhead,
   ownGroupEntries,
   resumePlan,
-  runJournaledSteps,
+  runStep,
   runPlan,
   setAside,
   stepsDryRun,
@@ -41,12 +41,14 @@ import {
 } from './plan-steps.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { guardLiveAction, hedgesWords, sayMovedSinceAsked, type Approval } from '../write/confirm.js';
+import { guardLiveAction, hedgesWords, sayMovedSinceAsked } from '../write/confirm.js';
+import type { Approval } from '../write/write-run.js';
 import { findSide } from '../book/positions.js';
 import {
   changedSincePlan,
   endedLately,
   recordStanding,
+  rollTakes,
   sideHolds,
   unsized,
   type BoundSide,
@@ -57,7 +59,7 @@ import { readSidesAsAnswered } from '../write/wait.js';
 import { runPreTradeChecks } from './pre-trade.js';
 import { days, openArgv, tradeRecord, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from '../write/row-trust.js';
-import { ROLL_GROUP_PREFIX, type WriteOptions } from '../write/write-flow.js';
+import { ROLL_GROUP_PREFIX, type Held, type WriteOptions } from '../write/write-run.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
 import { stringOf, withoutUndefined, type JsonObject } from '../../core/objects.js';
 import { formatSpan } from '../../core/duration.js';
@@ -75,6 +77,8 @@ interface RollRequest {
   clientReference?: string;
   /** Approved by the command's run (a keeper's roll): not asked again. */
   approved?: Approval;
+  /** The locks its caller holds (a keeper's step, its side's): the roll decides under them. */
+  held?: Held;
 }
 
 /** A group id for the legs of one action: its prefix, the time and a random part. */
@@ -170,10 +174,10 @@ interface RollRun {
   notes: string[];
 }
 
-/** The close the open follows: the close step of this run (`done`), else one an earlier run journaled — unless it found
- * nothing to close (rejected with no_open_hedge). */
-const closedBy = (legs: RollLegs, done: readonly StepDone[]) => {
-  const row = done.length ? done[0]?.entry : legs.close;
+/** The close the open follows: the close this run sent (`closeRun`; null: it found nothing to close), else one an
+ * earlier run journaled — unless it found nothing to close (rejected with no_open_hedge). */
+const closedBy = (legs: RollLegs, closeRun: StepDone | undefined) => {
+  const row = closeRun !== undefined ? closeRun?.entry : legs.close;
   return row?.outcome === 'rejected' ? undefined : row;
 };
 
@@ -261,53 +265,16 @@ async function stillToOpen(run: RollRun, closedLeg: JournalEntry | undefined) {
   );
 }
 
-/** The roll's close step: sent while the open is still `planned` (it is sent only after the close); null when it found
- * nothing to close. */
-function closeStep(run: RollRun): JournaledStep {
-  const { ports, client, legs, notes } = run;
-  const { group, request, open, close: row, bound } = legs;
-  const { market, side } = request;
-  let stoppedBeforeClose: unknown;
-  return {
+/** The roll's two steps as data, the close (when it closes) then the open: each leg's record and row, and what its
+ * dry run says of it. */
+function rollSteps({ legs }: RollRun, wait: boolean): JournaledStep[] {
+  const { group, request, open, close, ended } = legs;
+  const closeStep = {
     record: legRecord('close', group, request),
-    row,
-    note: row ? `resumed, journal ${row.id}` : open && 'if the side is still open',
-    // Right before the close is journaled and sent, under the side's lock: the side is still what the plan bound (a
-    // close journaled earlier was judged by the run that sent it).
-    holds: async () => {
-      const { shown, soonest } = bound;
-      if (!shown || row) return;
-      const { books, serverNow } = await readSidesAsAnswered(ports, client, [request]);
-      // Judged where the close may land, one request's bound from the views' time: never after the first maturity.
-      const changed = changedSincePlan({ shown, soonest }, sideAfterOf(books[0]), {
-        serverNow,
-        landingMs: client.transport.config.requestTimeoutMs,
-      });
-      if (changed) throw (stoppedBeforeClose = await sideChanged(run, changed, false));
-    },
-    failed: async (error) => {
-      // Stopped before the close was journaled: nothing was sent, as it says.
-      if (error === stoppedBeforeClose) throw error;
-      if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge') {
-        notes.push(`Nothing to close: the ${side} hedge on ${market} had already settled or been closed.`);
-        return null;
-      }
-      // A refused close leaves the side as it was: the roll ends here, and its open is never sent.
-      if (isRejection(error)) await abandon(run, `not sent: the close was rejected (${error.code})`);
-      // The close's outcome is not known here: say what that means for the side, with the error the operator sees.
-      else if (error instanceof Error)
-        error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${ports.hedgeCommand('resume', open!.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${ports.hedgeCommand('positions')}\` shows which).`;
-      throw error;
-    },
+    row: close,
+    note: close ? `resumed, journal ${close.id}` : open && 'if the side is still open',
   };
-}
-
-/** The roll's open step: sent once the close has landed, on a side nothing covers. */
-function openStep(run: RollRun, wait: boolean): JournaledStep {
-  const { legs, ports } = run;
-  const { group, request, open, ended } = legs;
-  const { market, side } = request;
-  return {
+  const openStep = {
     record: legRecord('open', group, request),
     row: open,
     wait,
@@ -316,27 +283,70 @@ function openStep(run: RollRun, wait: boolean): JournaledStep {
       : ended
         ? `nothing to close: ${safeText(ended.id)} is ${safeText(ended.status)}`
         : 'sent once the close has landed',
-    holds: async (done) => {
-      if (open?.outcome === 'planned') await stillToOpen(run, closedBy(legs, done));
-    },
-    failed: async (error, done) => {
-      const closed = closedBy(legs, done);
-      if (!closed) throw error;
-      // Said with the error itself (the one line an operator sees): the side is bare now.
-      if (isRejection(error))
-        error.message = `${error.message} The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`;
-      // The close landed: a journal lost before the open must not end the roll with "nothing was sent" (exit 13).
-      if (error instanceof StateError)
-        throw new UnresolvedError(
-          `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
-          {
-            details: { journal_group: group, close: closed.id, open: open!.id, covered: false },
-            hint: `Once the journal is usable again, finish the roll with \`${ports.hedgeCommand('resume', open!.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
-          },
-        );
-      throw error;
-    },
   };
+  return legs.closes ? [closeStep, openStep] : [openStep];
+}
+
+/** The roll's close, sent while the open is still `planned` (it is sent only after the close): right before it is
+ * journaled and sent, under the side's lock, the side is still what the plan bound (a close journaled earlier was
+ * judged by the run that sent it; a side changed, nothing is sent, as it says). Null when it found nothing to close;
+ * a failure says what it means for the roll. */
+async function closeLeg(run: RollRun, step: JournaledStep, held: Held): Promise<StepDone> {
+  const { ports, client, legs, notes } = run;
+  const { request, open, close: row, bound } = legs;
+  const { market, side } = request;
+  const { shown, soonest } = bound;
+  if (shown && !row) {
+    const { books, serverNow } = await readSidesAsAnswered(ports, client, [request]);
+    // Judged where the close may land, one request's bound from the views' time: never after the first maturity.
+    const changed = changedSincePlan({ shown, soonest }, sideAfterOf(books[0]), {
+      serverNow,
+      landingMs: client.transport.config.requestTimeoutMs,
+    });
+    if (changed) throw await sideChanged(run, changed, false);
+  }
+  try {
+    return await runStep(ports, step, held);
+  } catch (error) {
+    if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge') {
+      notes.push(`Nothing to close: the ${side} hedge on ${market} had already settled or been closed.`);
+      return null;
+    }
+    // A refused close leaves the side as it was: the roll ends here, and its open is never sent.
+    if (isRejection(error)) await abandon(run, `not sent: the close was rejected (${error.code})`);
+    // The close's outcome is not known here: say what that means for the side, with the error the operator sees.
+    else if (error instanceof Error)
+      error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${ports.hedgeCommand('resume', open!.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${ports.hedgeCommand('positions')}\` shows which).`;
+    throw error;
+  }
+}
+
+/** The roll's open, sent once the close (`closeRun`, this run's) has landed, on a side nothing covers (checked right
+ * before it is journaled while it is still planned); a failure once the side was closed says it is bare now. */
+async function openLeg(run: RollRun, step: JournaledStep, closeRun: StepDone | undefined, held: Held) {
+  const { legs, ports } = run;
+  const { group, request, open } = legs;
+  const { market, side } = request;
+  const closed = closedBy(legs, closeRun);
+  try {
+    if (open?.outcome === 'planned') await stillToOpen(run, closed);
+    return await runStep(ports, step, held);
+  } catch (error) {
+    if (!closed) throw error;
+    // Said with the error itself (the one line an operator sees): the side is bare now.
+    if (isRejection(error))
+      error.message = `${error.message} The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`;
+    // The close landed: a journal lost before the open must not end the roll with "nothing was sent" (exit 13).
+    if (error instanceof StateError)
+      throw new UnresolvedError(
+        `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
+        {
+          details: { journal_group: group, close: closed.id, open: open!.id, covered: false },
+          hint: `Once the journal is usable again, finish the roll with \`${ports.hedgeCommand('resume', open!.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
+        },
+      );
+    throw error;
+  }
 }
 
 /** Carries the roll out through the plan executor from wherever the journal says its steps are — the close (while the
@@ -347,7 +357,7 @@ function openStep(run: RollRun, wait: boolean): JournaledStep {
 async function carryOut(
   ports: WritePorts,
   legs: RollLegs,
-  write: Pick<WriteOptions, 'wait' | 'dryRun'>,
+  write: Pick<WriteOptions, 'wait' | 'dryRun' | 'held'>,
   notes: string[],
   resumed?: { needsConfirmation: boolean },
   quote?: Quote,
@@ -355,7 +365,7 @@ async function carryOut(
   const run = { ports, client: await ports.client(), legs, notes };
   const { group, request } = legs;
   const { market, side, notional_usd, tenor_days } = request;
-  const steps = [...(legs.closes ? [closeStep(run)] : []), openStep(run, write.wait)];
+  const steps = rollSteps(run, write.wait);
   if (write.dryRun) return { kind: 'dry-run' as const, notes, legs: await stepsDryRun(ports, steps) };
   const open = legs.open!;
   let due = stepsDue(steps);
@@ -383,16 +393,23 @@ async function carryOut(
     // An agent finishing a roll it did not journal itself trades what is left of it.
     if (ports.tradeGate && open.via !== 'agent' && planned) await ports.tradeGate.admit(trades, 'roll');
     // A close never journaled, on a side every view shows gone: nothing to close.
-    if (closeDue && !legs.close && (await sideBook()).state === 'flat') {
+    if (closeDue && !legs.close && sideHolds(await sideBook()).holds === 'flat') {
       notes.push(
         `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
       );
       due = due.slice(1);
     }
   }
-  const done = await runJournaledSteps(ports, steps, due);
+  // Each leg due in turn, the close before the open; the first that fails ends the roll with its error.
+  const held = write.held ?? new Set<string>();
+  let closeRun: StepDone | undefined;
+  let openRun: StepDone | undefined;
+  for (const step of due)
+    if (step.record.leg === 'close') closeRun = await closeLeg(run, step, held);
+    else openRun = await openLeg(run, step, closeRun, held);
   const nothingToClose = closeDue && due[0]?.record.leg !== 'close';
-  return rollReport(run, nothingToClose ? null : done('close'), done('open')!, quote);
+  const closeDone = closeRun !== undefined ? closeRun : legs.close && { entry: legs.close };
+  return rollReport(run, nothingToClose ? null : closeDone, openRun ?? { entry: open }, quote);
 }
 
 /** What the roll did, from what stands for its legs (the close null: nothing closed): both legs with their keys and
@@ -465,7 +482,7 @@ export type RollOutcome = Awaited<ReturnType<typeof carryOut>>;
 export async function resumeRollOutcome(
   ports: WritePorts,
   entry: JournalEntry,
-  options: { wait: boolean; approved?: Approval },
+  options: { wait: boolean; approved?: Approval; held?: Held },
 ) {
   const legs = await legsOf(ports, entry.group!);
   if (!legs.unfinished)
@@ -485,7 +502,8 @@ export async function resumeRollOutcome(
           hint: `See it with \`${ports.hedgeCommand('journal', 'show', now.open!.id)}\`.`,
         },
       ),
-    (now) => carryOut(ports, now, options, [], guard),
+    (now, held) => carryOut(ports, now, { ...options, held }, [], guard),
+    options.held,
   );
 }
 
@@ -555,13 +573,14 @@ async function planRoll({ ports, client, req }: RollAsk) {
   } = await readSidesAsAnswered(ports, client, [{ market, side }]);
   const held = sideAfterOf(book);
   // Only a side held in every view is closed: one with a hedge still being opened is not rolled yet (below).
-  const closing = sideHolds(book).holds === 'held' ? findSide(positions, market, side) : undefined;
+  const takes = rollTakes(book);
+  const closing = takes.held && findSide(positions, market, side);
   const plan = (notionalUsd: number, reference?: string | null) => {
     reference = req.clientReference ?? (reference || undefined);
     const request = { market, side, notional_usd: notionalUsd, tenor_days: tenorDays, client_reference: reference };
     return { notionalUsd, request: withoutUndefined<OpenRequest>(request), reference };
   };
-  if (closing) {
+  if (takes.held && closing) {
     // What the side holds is what its records sum to; only when neither view gives a figure is there nothing to re-open.
     if (unsized(book))
       throw new InvalidResponseError(
@@ -572,9 +591,8 @@ async function planRoll({ ports, client, req }: RollAsk) {
           hint: 'Run with --verbose and report it; `hedge close` then `hedge open` do the two legs by hand.',
         },
       );
-    const several = book.filled.length > 1 ? book.filled : undefined;
-    const first = book.filled.at(-1);
-    const { notionalUsd, request, reference } = plan(book.recordsUsd, first?.clientReference);
+    const { several, first } = takes.held;
+    const { notionalUsd, request, reference } = plan(takes.held.notionalUsd, first?.clientReference);
     return {
       request,
       closing,
@@ -585,14 +603,15 @@ async function planRoll({ ports, client, req }: RollAsk) {
     };
   }
   // A hedge still being opened is no filled hedge to roll, and a close would take the side whole while it is opened.
-  const [opening] = book.opening;
-  if (opening)
+  if (takes.waitsFor) {
+    const { opening, withFilled } = takes.waitsFor;
     throw new PreTradeCheckError(
       'hedge_not_filled',
-      `The ${side} hedge ${safeText(opening.id)} on ${market} is still ${safeText(opening.status)}: ${book.filled.length ? 'a roll closes the whole side, so it waits until every hedge of it is filled' : 'there is no filled hedge to roll yet'}. Nothing was sent.`,
+      `The ${side} hedge ${safeText(opening.id)} on ${market} is still ${safeText(opening.status)}: ${withFilled ? 'a roll closes the whole side, so it waits until every hedge of it is filled' : 'there is no filled hedge to roll yet'}. Nothing was sent.`,
       { market, side, hedge_id: opening.id, status: opening.status },
       `Wait for its fill with \`${ports.hedgeCommand('hedges', opening.id, '--wait')}\`, then roll.`,
     );
+  }
   // The side's newest hedge that ended lately, from the read the side was judged on, in the model's words.
   const last = newest.find((hedge) => endedLately(book, hedgeRecord(hedge), ROLL_RECENT_MS, serverNow));
   if (!last)
@@ -741,30 +760,34 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     approved: req.approved,
   });
   const client = await ports.client();
-  const roll = () => rollOnce({ ports, client, req, guard });
-  if (write.dryRun) return roll();
+  const roll = (held?: Held) => rollOnce({ ports, client, req: { ...req, write: { ...write, held } }, guard });
+  if (write.dryRun) return roll(req.held);
   // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
   const waitingSince = ports.clock.now();
-  return runPlan(ports, {
-    sides: [req],
-    book: true,
-    run: async (holder) => {
-      // After waiting for the book lock: a roll of the side that another process finished meanwhile is refused (exit 11).
-      const rolled =
-        holder &&
-        (await rollLegsOf(ports, req, { limit: 200 })).find(
-          (entry) => entry.leg === 'open' && hasLanded(entry) && Date.parse(entry.resolved_at ?? '') >= waitingSince,
+  return runPlan(
+    ports,
+    {
+      sides: [req],
+      book: true,
+      run: async (held, holder) => {
+        // After waiting for the book lock: a roll of the side that another process finished meanwhile is refused (exit 11).
+        const rolled =
+          holder &&
+          (await rollLegsOf(ports, req, { limit: 200 })).find(
+            (entry) => entry.leg === 'open' && hasLanded(entry) && Date.parse(entry.resolved_at ?? '') >= waitingSince,
+          );
+        if (!rolled) return roll(held);
+        const tenor = readNumber(bodyOf(rolled).tenor_days);
+        throw new HeldError(
+          `The ${side} side of ${market} was rolled${tenor === undefined ? '' : ` to ${days(tenor)}`} by another hedge process while this run waited for it (${safeText(describeHolder(holder))}): journal group ${safeText(rolled.group!)}, new hedge ${safeText(rolled.hedge_id ?? '?')}. This run sent nothing.`,
+          {
+            holder,
+            details: { journal_group: rolled.group, hedge_id: rolled.hedge_id ?? null },
+            hint: `See it with \`${ports.hedgeCommand('positions')}\`; to roll the new hedge once more, run the command again.`,
+          },
         );
-      if (!rolled) return roll();
-      const tenor = readNumber(bodyOf(rolled).tenor_days);
-      throw new HeldError(
-        `The ${side} side of ${market} was rolled${tenor === undefined ? '' : ` to ${days(tenor)}`} by another hedge process while this run waited for it (${safeText(describeHolder(holder))}): journal group ${safeText(rolled.group!)}, new hedge ${safeText(rolled.hedge_id ?? '?')}. This run sent nothing.`,
-        {
-          holder,
-          details: { journal_group: rolled.group, hedge_id: rolled.hedge_id ?? null },
-          hint: `See it with \`${ports.hedgeCommand('positions')}\`; to roll the new hedge once more, run the command again.`,
-        },
-      );
+      },
     },
-  });
+    req.held,
+  );
 }

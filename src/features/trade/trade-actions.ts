@@ -5,11 +5,12 @@ import type { HedgeClient, OpenRequest, SideRequest } from '../../platform/api/c
 import {
   changeVerdict,
   closeTakes,
+  earlierOpen,
   cutRead,
   earlierChange,
   expectedAfterChange,
   expectedNotional,
-  idsOf,
+  namedHedge,
   openSearchFrom,
   reconcileSide,
   recordStanding,
@@ -17,7 +18,10 @@ import {
   sideHolds,
   sizedByRecords,
   referenceInUse,
+  shownFlat,
+  sideContext,
   type ChangeVerdict,
+  type EarlierVerdict,
   type ExpectedChange,
   type HedgeRecord,
   type SideBook,
@@ -56,7 +60,8 @@ import {
 } from '../book/side-book.js';
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
 import { findClosedRecord, waitForHedgeStatus, pollUntil, readSidesAsAnswered, ownRecentOf } from '../write/wait.js';
-import { runWrite, settleWrite, type WriteAction, type WriteOptions, type WriteRecord } from '../write/write-flow.js';
+import { runWrite, settleWrite } from '../write/write-flow.js';
+import type { WriteAction, WriteOptions, WritePlan, WriteRecord } from '../write/write-run.js';
 import {
   notionalFieldFrom,
   refusedField,
@@ -86,7 +91,8 @@ export interface TradeRecord extends WriteRecord {
   /** What its caller asks for before the kind's own check and preview: the optional pre-trade checks, the duplicate
    * reference check, an open's quote said before the question. What a check could not read is named in the question. */
   checks?: { duplicateReference?: boolean; preTrade?: boolean; quote?: boolean };
-  /** `--skip-checks`: the server alone refuses a change to a flat side (nothing is refused here). */
+  /** `--skip-checks`, and a plan's step: the server alone refuses a change or close of a flat side (nothing is refused
+   * here). */
   serverDecides?: boolean;
   /** The question its caller showed with its own card in view (the wizard's), asked instead of the kind's. */
   question?: string;
@@ -115,22 +121,41 @@ interface TradeKept {
   inBookUsd?: number;
 }
 
-/** A kind as data. Its endpoint and body are the client's plan of it (platform/api/client.ts: `POST /hedges` or
- * `POST /hedges/{kind}`, the body under the wire's names); its words; the quote said before its question (an open's when
- * its caller asks: `asked`, an add's always); its own check (a change's); what it reads before the send (`reads`: an
- * add's or a reduce's side and positions line, a close's side and what it returns); and the change it expects of its
- * side (book.ts ExpectedChange: open 0→N with the answer's hedge, add +N, reduce −N, close →0), from what was journaled
- * before the send. */
+/** A kind as data: every difference between the four is a field of its row, and no stage asks which kind it runs.
+ * Its endpoint and body are the client's plan of it (platform/api/client.ts: `POST /hedges` or `POST /hedges/{kind}`,
+ * the body under the wire's names); its words; the quote said before its question (an open's when its caller asks:
+ * `asked`, an add's always); its own check (a change's); what it reads before the send (`reads`: an add's or a
+ * reduce's side and positions line, a close's side and what it returns); its plan on the side now (`planned`,
+ * planWrite's: what it trades, what a confirmation binds); the change it expects of its side (book.ts ExpectedChange:
+ * open 0→N with the answer's hedge, add +N, reduce −N, close →0), from what was journaled before the send under
+ * `before`; its wait (`wait`) and a resume's reconcile (`reconcile`). */
 interface Kind {
   verb: string;
   quote?: typeof quoteOpen | typeof quoteAddition;
   asked?: true;
   check?: typeof checkChange;
   reads?: typeof beforeChange | typeof beforeClose;
-  /** The side's notional before the send, journaled under this name (the wait and a resume's reconcile read it). */
+  /** The side's notional before the send, journaled under this name (the wait and a resume's reconcile read it); none:
+   * the side held nothing (an open's). */
   before?: 'baseline_notional_usd' | 'notional_usd';
+  /** The server names its new hedge (an open's): every view must show it, the wait's line names it, the request names
+   * its tenor and deal, and landed it is `filled`. */
+  names?: true;
+  /** A change of the side by the request's amount (an add, a reduce), sent under the wire's name for it (read back from
+   * a journaled body, and sent once more under the server's name when refused for it alone). */
+  change?: true;
+  /** A reduce: it releases margin (the balance read around it) and cannot take more than the side holds. */
+  releases?: true;
+  /** A close: it ends every hedge of its side (those journaled beside it must be gone), whatever its figure before; it
+   * trades what the side holds when sent, and the request names no amount. */
+  ends?: true;
+  /** How the optional pre-trade checks judge it. */
+  preTrade: 'open' | 'add';
   waitsFor(t: TradeScope): string;
   question(t: TradeScope, shown: readonly Trade[] | undefined, kept: TradeKept | undefined): string;
+  planned: typeof openPlan | typeof sidePlan | typeof closePlan;
+  wait: typeof waitOpen | typeof waitChange | typeof waitClose;
+  reconcile: typeof reconcileOpen | typeof reconcileChange;
 }
 
 /** What an add and a reduce share: a hedge to change, the side read before the send, and the wait for the change. */
@@ -138,7 +163,11 @@ const CHANGE = {
   check: checkChange,
   reads: beforeChange,
   before: 'baseline_notional_usd',
+  change: true,
   waitsFor: () => 'it to land',
+  planned: sidePlan,
+  wait: waitChange,
+  reconcile: reconcileChange,
 } as const;
 
 /** Each kind once; tradeAction binds a record to its kind. (`hedge api`'s writes are bound by api-call.ts apiAction:
@@ -148,27 +177,40 @@ const KINDS: Record<TradeKind, Kind> = {
     verb: 'open a hedge',
     quote: quoteOpen,
     asked: true,
+    names: true,
+    preTrade: 'open',
     waitsFor: () => 'the fill',
     question: ({ side, usd, market, tenorDays }, _shown, kept) =>
       `Open ${side} ${formatMoney(usd)} USD on ${market} for ${days(tenorDays)}${atAbout(kept?.quote)}?`,
+    planned: openPlan,
+    wait: waitOpen,
+    reconcile: reconcileOpen,
   },
   add: {
     ...CHANGE,
     verb: 'add to a hedge',
     quote: quoteAddition,
+    preTrade: 'add',
     question: (t, shown, kept) => `Add ${formatUsd(t.usd)} to ${changedHedge(t, shown)}${atAbout(kept?.quote)}?`,
   },
   reduce: {
     ...CHANGE,
     verb: 'reduce a hedge',
+    releases: true,
+    preTrade: 'open',
     question: (t, shown) => `Remove ${formatUsd(t.usd)} from ${changedHedge(t, shown)}?`,
   },
   close: {
     verb: 'close a position',
     reads: beforeClose,
     before: 'notional_usd',
+    ends: true,
+    preTrade: 'open',
     waitsFor: ({ side }) => `the ${side} position to close`,
     question: closeQuestion,
+    planned: closePlan,
+    wait: waitClose,
+    reconcile: reconcileChange,
   },
 };
 
@@ -198,14 +240,15 @@ function closeQuestion({ market, side }: TradeScope, shown: readonly Trade[] | u
  * resume's reconcile build it alike. */
 function expectedOf(t: TradeScope, before: JsonObject, namedId?: string | null) {
   const { kind, usd } = t;
-  const figure = kind === 'open' ? 0 : before[KINDS[kind].before!];
+  const { before: name, ends } = KINDS[kind];
+  const figure = name === undefined ? 0 : before[name];
   if (typeof figure !== 'number') return;
   const several = heldIds(before);
   return withoutUndefined({
     kind,
     before: figure,
-    hedgeId: kind !== 'close' && several ? undefined : (namedId ?? stringOf(before.hedge_id)),
-    ...(kind === 'close' ? { gone: several } : { changeUsd: usd }),
+    hedgeId: !ends && several ? undefined : (namedId ?? stringOf(before.hedge_id)),
+    ...(ends ? { gone: several } : { changeUsd: usd }),
   });
 }
 
@@ -229,13 +272,14 @@ export const openArgv = ({ tenor_days, client_reference }: OpenRequest) => [
 /** A trade's record: its kind's words, the request, the side it moves, and what its caller adds. */
 export function tradeRecord(kind: TradeKind, request: SideRequest, fields: Partial<TradeRecord> = {}) {
   const { market, side, notional_usd } = request as OpenRequest;
+  const { ends, names } = KINDS[kind];
   // The command line it is journaled under (and shown in hints) when its caller names none.
   const argv = [
     kind,
     market,
     side,
-    ...(kind === 'close' ? [] : [notional_usd]),
-    ...(kind === 'open' ? openArgv(request as OpenRequest) : []),
+    ...(ends ? [] : [notional_usd]),
+    ...(names ? openArgv(request as OpenRequest) : []),
   ];
   return {
     ...fields,
@@ -266,17 +310,13 @@ export function tradeAction(
     check: async () => {
       if (reference && checks?.duplicateReference) await refuseDuplicateReference(t, reference, unchecked);
       if (checks?.preTrade)
-        await runPreTradeChecks(
-          client,
-          { market, side, notionalUsd: usd, action: kind === 'add' ? 'add' : 'open' },
-          unchecked,
-        );
+        await runPreTradeChecks(client, { market, side, notionalUsd: usd, action: of.preTrade }, unchecked);
       return of.check?.(t);
     },
     preview: quote && (!of.asked || checks?.quote) ? (kept) => quote(t, kept) : undefined,
     before: reads && ((kept) => reads(t, kept)),
     question: (shown, kept) => questionWithUnchecked(record.question ?? of.question(t, shown, kept), unchecked),
-    trades: () => tradesOf(t),
+    planned: () => of.planned(t),
     plan: (key) => client.plan(kind, request, key),
     send: (key, sendHooks) => client.send(kind, request, key, sendHooks),
     // What it closed, for an agent's daily cap: the largest of the server's word, the book's figure when last read
@@ -287,22 +327,50 @@ export function tradeAction(
       return {
         hedge_id: answer.hedge_id ?? kept?.hedgeBefore ?? undefined,
         order_tx_hash: answer.order_tx_hash ?? undefined,
-        ...(kind === 'close' && figures.length && { traded_usd: Math.max(...figures.map(Math.abs)) }),
+        ...(of.ends && figures.length && { traded_usd: Math.max(...figures.map(Math.abs)) }),
       };
     },
     wait: (answer, context) => waitFor(t, answer, context),
-    reconcile: (entry) => (kind === 'open' ? reconcileOpen(t, entry) : reconcileChange(t, entry)),
+    reconcile: (entry, changedSince) => of.reconcile(t, entry, changedSince),
   };
 }
 
-/** What a kind trades, for an agent's limits and a confirmation: the amount is the request's, and the side's hedges
- * are read (a confirmation binds them); an open under an agent's limits alone is judged by its notional, with nothing
- * read; a close trades what the side holds when sent. */
-async function tradesOf(t: TradeScope) {
-  const { ports, client, kind, market, side, usd } = t;
-  if (kind === 'close') return closeTrades(t);
-  if (kind === 'open' && ports.tradeGate && !ports.planCheck) return [{ market, notionalUsd: usd }];
-  return [{ market, notionalUsd: usd, held: sideAfterOf((await readSideInStep(ports, client, market, side)).book) }];
+/** A trade as a plan value (pure): its kind and request, the side as read (its hedges and their sum; none: not read),
+ * what it expects the side to hold after, and what is shown and bound — what it trades: the request's amount on the
+ * side's hedges, or a close's what the side holds (`landingUsd`: with the adds still landing; `returnsUsd`: what it
+ * returns, as read). A confirmation binds its hash (confirm.ts planHash). */
+export function planWrite(
+  kind: TradeKind,
+  request: SideRequest,
+  book?: SideBook,
+  read: { landingUsd?: readonly number[]; returnsUsd?: number } = {},
+): WritePlan {
+  const { market, notional_usd: usd } = request as OpenRequest;
+  const held = book && sideAfterOf(book);
+  const inBookUsd = book && (closeTakes(book) ?? 0);
+  const shown = KINDS[kind].ends
+    ? [
+        {
+          market,
+          notionalUsd: cents((read.landingUsd ?? []).reduce((sum, landing) => sum + landing, inBookUsd ?? 0)),
+          held,
+          returnsUsd: read.returnsUsd,
+          inBookUsd,
+        },
+      ]
+    : [{ market, notionalUsd: usd, ...(held && { held }) }];
+  const expects = held && expectedNotional({ kind, before: held.notional_usd, changeUsd: usd });
+  return withoutUndefined({ kind, request, side: held, expects, shown });
+}
+
+/** An add's or a reduce's plan, on its side as read now (a confirmation binds its hedges). */
+async function sidePlan({ ports, client, kind, request, market, side }: TradeScope) {
+  return planWrite(kind, request, (await readSideInStep(ports, client, market, side)).book);
+}
+
+/** An open's plan: as a change's, but under an agent's limits alone judged by its notional, nothing read. */
+async function openPlan(t: TradeScope) {
+  return t.ports.tradeGate && !t.ports.planCheck ? planWrite(t.kind, t.request) : sidePlan(t);
 }
 
 /** What a kind's stages act on: the record, its request's fields, the reads every kind shares, and a change's or close's refusal of a flat side. */
@@ -359,8 +427,9 @@ function refuseBeyondHeld({ ports, market, side, usd }: TradeScope, book: SideBo
  * this account's fresh opens of it (a fresh fill is not a missing side): its positions line, sized by its records. */
 async function readPosition({ ports, client, market, side }: TradeScope, kept?: TradeKept) {
   if (kept?.position) return kept.position;
+  // Its views agree: the line is the side's in step, or none.
   const { books, positions } = await readSidesAsAnswered(ports, client, [{ market, side }]);
-  const line = books[0].state === 'in-step' ? findSide(positions, market, side) : undefined;
+  const line = findSide(positions, market, side);
   return { line: line && sizedByRecords(line, books[0]), book: books[0] };
 }
 
@@ -374,7 +443,7 @@ async function checkChange(t: TradeScope) {
     position.book,
     `; open one with \`${hedgeCommand('open', market, side, '<usd>', '--tenor', '<days>')}\``,
   );
-  if (t.kind === 'reduce') refuseBeyondHeld(t, position.book);
+  if (KINDS[t.kind].releases) refuseBeyondHeld(t, position.book);
   return { position };
 }
 
@@ -458,7 +527,7 @@ const readBalance = ({ client, signal }: TradeScope) =>
 async function beforeChange(t: TradeScope, kept?: TradeKept) {
   const [position, balanceBeforeUsdc] = await Promise.all([
     readPosition(t, kept),
-    t.kind === 'reduce' ? readBalance(t) : undefined,
+    KINDS[t.kind].releases ? readBalance(t) : undefined,
   ]);
   const { line } = position;
   const read = { kept: { ...kept, position, balanceBeforeUsdc } };
@@ -480,12 +549,12 @@ async function beforeClose(t: TradeScope, kept?: TradeKept) {
   const views = await SideViews.read(client, ports.log);
   const book = readableBook(await views.book(market, side), market, side);
   const position = findSide(views.positions, market, side);
-  const hedgeBefore = position?.hedgeId ?? book.filled[0]?.id;
+  const hedgeBefore = namedHedge(book);
   // A side read flat holds 0: journaled, a resume tells it from a side that was not read. Asked to close a side every
   // view shows flat, this account's fresh opens of it included (a fill still unlisted is no flat side): refused before
   // anything is journaled, as add and reduce are. Read here, after a dry run and the repeat guard, which say more; a
-  // plan's step is its caller's to decide.
-  if (sideHolds(book).holds === 'flat' && record.approved?.by !== 'plan')
+  // plan's step is its caller's to decide (the server's, for this run).
+  if (sideHolds(book).holds === 'flat' && !record.serverDecides)
     t.refuseFlat((await readSidesAsAnswered(ports, client, [{ market, side }])).books[0]);
   const notional = closeTakes(book);
   return {
@@ -500,8 +569,8 @@ async function beforeClose(t: TradeScope, kept?: TradeKept) {
   };
 }
 
-/** A close trades what the side holds when sent, with every add still landing (read before each send). */
-async function closeTrades({ ports, client, market, side }: TradeScope) {
+/** A close's plan: it trades what the side holds when sent, with every add still landing (read before each send). */
+async function closePlan({ ports, client, kind, request, market, side }: TradeScope) {
   const [{ book, positions }, { since, of }] = await Promise.all([
     readSideInStep(ports, client, market, side),
     ownRecentOf(ports, 'add'),
@@ -514,11 +583,9 @@ async function closeTrades({ ports, client, market, side }: TradeScope) {
         entry.message === NOT_WAITED_MESSAGE &&
         Date.parse(entry.resolved_at ?? entry.created_at) >= since),
   );
-  const inBookUsd = closeTakes(book) ?? 0;
-  const traded = cents(landing.reduce((sum, entry) => sum + tradedUsd(entry), inBookUsd));
   // What it returns, as the question says it: the side's net margin as read here.
   const returnsUsd = findSide(positions, market, side)?.netMarginUsd;
-  return [{ market, notionalUsd: traded, held: sideAfterOf(book), returnsUsd, inBookUsd }];
+  return planWrite(kind, request, book, { landingUsd: landing.map(tradedUsd), returnsUsd });
 }
 
 /** The side as the prove stage last read it: its book, the positions list, and the model's verdict on the change. */
@@ -544,7 +611,7 @@ const VERDICTS: Record<ChangeVerdict['verdict'], { ends: boolean; outcome?: 'don
 
 /** The journal's outcome of a write the verdict resolves. */
 const outcomeOf = (kind: TradeKind, { verdict }: ChangeVerdict): 'filled' | 'done' | 'failed' =>
-  VERDICTS[verdict].outcome === 'done' && kind === 'open' ? 'filled' : VERDICTS[verdict].outcome!;
+  VERDICTS[verdict].outcome === 'done' && KINDS[kind].names ? 'filled' : VERDICTS[verdict].outcome!;
 
 /** What an unproven write is said as, by its last verdict's exit code: 7, a pending action; 3, ended before the change,
  * not applied; 12, a read that may be cut (how to read it whole), moved by another actor (or in part), or past telling. */
@@ -570,7 +637,7 @@ function unproven(t: TradeScope, expected: ExpectedChange, seen: Seen | undefine
   if (seen && cutRead(seen.book)) return cutSide({ market, side }, seen.book, false);
   const moved = verdict === 'moved' || verdict === 'partly';
   const holds = seen && sideHolds(seen.book);
-  const after = kind === 'add' || kind === 'reduce' ? expectedAfterChange(kind, expected.before, usd) : undefined;
+  const after = KINDS[kind].change && expectedAfterChange(kind as 'add' | 'reduce', expected.before, usd);
   const figures =
     holds?.holds === 'held' && after
       ? `the side shows ${formatUsd(holds.notionalUsd)} — neither ${formatUsd(expected.before)} (before it) nor ${formatUsd(after.notionalUsd)} (with it)`
@@ -595,7 +662,7 @@ function unproven(t: TradeScope, expected: ExpectedChange, seen: Seen | undefine
  * the bound, the last proof says why. Records that may be cut are no proof either way, and reading again tells no more. */
 async function prove(t: TradeScope, expected: ExpectedChange, label: string, startedAt: number) {
   const { ports, client, market, side } = t;
-  const named = expected.kind === 'open' && expected.hedgeId ? [expected.hedgeId] : undefined;
+  const named = KINDS[t.kind].names && expected.hedgeId ? [expected.hedgeId] : undefined;
   const seen = await pollUntil(ports, {
     label,
     startedAt,
@@ -617,8 +684,9 @@ async function prove(t: TradeScope, expected: ExpectedChange, label: string, sta
   return seen;
 }
 
-/** The wait of every kind: an open's hedge record first (its fill shows there first; a failed one is its outcome), then
- * the one prove over every view; what it returns is the kind's result with the side as every view showed it. */
+/** The wait of every kind: what it expects of the side (unread before it, a close still waits for the side to be flat),
+ * its line, then its kind's wait over the one prove; what it returns is the kind's result with the side as every view
+ * showed it. */
 async function waitFor(
   t: TradeScope,
   answer: SubmittedAction,
@@ -626,7 +694,8 @@ async function waitFor(
 ) {
   const { kind, market, side, hedgeCommand } = t;
   const { startedAt, before = {}, kept = {}, sentEarlier } = context;
-  const expected = expectedOf(t, before, answer.hedge_id) ?? (kind === 'close' ? { kind, before: 0 } : undefined);
+  const of = KINDS[kind];
+  const expected = expectedOf(t, before, answer.hedge_id) ?? (of.ends ? { kind, before: 0 } : undefined);
   if (!expected)
     // Exit 0 rests on the change's own effect on the side: with no notional before it, there is none to see.
     throw new UnresolvedError(
@@ -639,31 +708,52 @@ async function waitFor(
   // The wait's line: what was sent, by this run or earlier (a resume that found it landed sends nothing), and what it
   // waits for.
   const { order_tx_hash: hash } = answer;
-  const label = `${sentEarlier ? 'Sent earlier:' : 'Submitted'} ${kind === 'open' ? answer.hedge_id! : kind}${typeof hash === 'string' && hash ? ` (tx ${shortHash(hash)})` : ''}, waiting for ${KINDS[kind].waitsFor(t)}`;
-  if (kind === 'open') {
-    const hedge = await waitForHedgeStatus(t.ports, answer.hedge_id!, { label, startedAt });
-    // Ended on its record (failed, or closed since it filled): the model's verdict on its side of that record alone.
-    if (recordStanding(hedge).standing !== 'filled')
-      return {
-        result: hedge,
-        outcome: outcomeOf(kind, changeVerdict(reconcileSide([hedgeRecord(hedge)], undefined, 0), expected)),
-      };
-    // Its own record proves the open; the other views show the side after it, and one that cannot be read is said.
-    const seen = await prove(t, expected, label, startedAt).catch((error: unknown) => {
-      if (error instanceof UnresolvedError || t.signal.aborted) throw error;
-      t.notify({
-        kind: 'not-seen-everywhere',
-        level: 'warn',
-        text: `Hedge ${safeText(hedge.id)} is filled on its record; whether every other view shows it could not be read (${safeText(messageOf(error))}).`,
-      });
+  const label = `${sentEarlier ? 'Sent earlier:' : 'Submitted'} ${of.names ? answer.hedge_id! : kind}${typeof hash === 'string' && hash ? ` (tx ${shortHash(hash)})` : ''}, waiting for ${of.waitsFor(t)}`;
+  return of.wait(t, { answer, before, kept, expected, label, startedAt });
+}
+
+/** What a kind's wait is given: the answer, what was read before the send, the change it expects and its line. */
+interface Proving {
+  answer: SubmittedAction;
+  before: JsonObject;
+  kept: TradeKept;
+  expected: ExpectedChange;
+  label: string;
+  startedAt: number;
+}
+
+/** An open's wait: its hedge record first (its fill shows there first; a failed one is its outcome), then the other
+ * views. */
+async function waitOpen(t: TradeScope, { answer, expected, label, startedAt }: Proving) {
+  const hedge = await waitForHedgeStatus(t.ports, answer.hedge_id!, { label, startedAt });
+  // Ended on its record (failed, or closed since it filled): the model's verdict on its side of that record alone.
+  if (recordStanding(hedge).standing !== 'filled')
+    return {
+      result: hedge,
+      outcome: outcomeOf(t.kind, changeVerdict(reconcileSide([hedgeRecord(hedge)], undefined, 0), expected)),
+    };
+  // Its own record proves the open; the other views show the side after it, and one that cannot be read is said.
+  const seen = await prove(t, expected, label, startedAt).catch((error: unknown) => {
+    if (error instanceof UnresolvedError || t.signal.aborted) throw error;
+    t.notify({
+      kind: 'not-seen-everywhere',
+      level: 'warn',
+      text: `Hedge ${safeText(hedge.id)} is filled on its record; whether every other view shows it could not be read (${safeText(messageOf(error))}).`,
     });
-    return { result: hedge, sideAfter: seen ? sideAfterOf(seen.book) : undefined, outcome: 'filled' as const };
-  }
+  });
+  return { result: hedge, sideAfter: seen ? sideAfterOf(seen.book) : undefined, outcome: 'filled' as const };
+}
+
+/** An add's or a reduce's wait: the one prove, then what it learned. */
+async function waitChange(t: TradeScope, { answer, before, kept, expected, label, startedAt }: Proving) {
   const seen = await prove(t, expected, label, startedAt);
-  return {
-    ...(await (kind === 'close' ? closeResult(t, answer, before, seen) : changeResult(t, answer, before, kept, seen))),
-    outcome: outcomeOf(kind, seen.proof),
-  };
+  return { ...(await changeResult(t, answer, before, kept, seen)), outcome: outcomeOf(t.kind, seen.proof) };
+}
+
+/** A close's wait: the one prove, then what it returned. */
+async function waitClose(t: TradeScope, { answer, before, expected, label, startedAt }: Proving) {
+  const seen = await prove(t, expected, label, startedAt);
+  return { ...(await closeResult(t, answer, before, seen)), outcome: outcomeOf(t.kind, seen.proof) };
 }
 
 /** What an add or a reduce learned once it landed, as its wait returns it (`changeResult`). */
@@ -724,31 +814,28 @@ async function closeResult(t: TradeScope, answer: SubmittedAction, before: JsonO
       estimate: readNumber(before.net_margin_usd),
       hedgeId,
       realized: hedgeId ? await findClosedRecord(ports, endedHedges(hedgeId, before, after)) : undefined,
-      ...(after.hedge_ids.length && { openNow: after }),
+      ...(!shownFlat(after) && { openNow: after }),
     },
     sideAfter: after,
   };
 }
 
-/** An open's earlier send, found again: its hedge by its id (when the answer gave one), else by its client reference.
- * A hedge made is followed to its end (its outcome says whether it failed); one in a status hedge does not know cannot
- * be told (book.ts). */
-async function reconcileOpen({ client, readHedge }: TradeScope, entry: JournalEntry) {
-  const landed = (hedge: Hedge, evidence: string, txHash?: string) => {
-    const standing = recordStanding(hedge);
-    return standing.standing === 'settling'
-      ? found('unknown', safeText(standing.why))
-      : found('landed', evidence, {
-          hedge_id: hedge.id,
-          order_tx_hash: hedge.order_tx_hash ?? txHash,
-          status: hedge.status,
-        });
-  };
+/** An open's earlier send, found again: its hedge by its id (when the answer gave one), else by its client reference;
+ * what that says is the side model's (book.ts earlierOpen). A hedge made is followed to its end (its outcome says
+ * whether it failed). */
+async function reconcileOpen({ client, readHedge }: TradeScope, entry: JournalEntry, changedSince: boolean) {
+  const answer = (hedge: Hedge, txHash?: string) => ({
+    hedge_id: hedge.id,
+    order_tx_hash: hedge.order_tx_hash ?? txHash,
+    status: hedge.status,
+  });
   if (entry.hedge_id) {
     const hedge = await readHedge(entry.hedge_id);
-    return hedge
-      ? landed(hedge, `hedge ${safeText(hedge.id)} is ${safeText(hedge.status)}`, entry.order_tx_hash)
-      : found('unknown', `hedge ${safeText(entry.hedge_id)}, named by the server's answer, cannot be read`);
+    const { verdict, why } = earlierOpen({ named: recordOf(hedge) }, changedSince);
+    if (!hedge)
+      return found(verdict, `hedge ${safeText(entry.hedge_id)}, named by the server's answer, cannot be read`);
+    const words = why ?? `hedge ${safeText(hedge.id)} is ${safeText(hedge.status)}`;
+    return found(verdict, safeText(words), verdict === 'landed' ? answer(hedge, entry.order_tx_hash) : undefined);
   }
   const body = bodyOf(entry);
   const onMarket = String(body.market ?? '').toUpperCase();
@@ -765,15 +852,18 @@ async function reconcileOpen({ client, readHedge }: TradeScope, entry: JournalEn
       Date.parse(String(hedge.opened_at)) >= from &&
       (!reference || sameReference(hedge.client_reference, reference)),
   );
+  const { verdict, why } = earlierOpen({ opened: opened.map(hedgeRecord), byReference: !!reference }, changedSince);
   const [hedge] = opened;
-  // An accepted open is listed at once (submitted, then filled or failed), so none carrying its reference means none was made.
   if (reference)
-    return hedge
-      ? landed(
-          hedge,
-          `hedge ${safeText(hedge.id)} carries reference ${safeText(reference)} (${safeText(hedge.status)}, opened ${safeText(String(hedge.opened_at))})`,
-        )
-      : found('not-landed', `no hedge carrying reference ${safeText(reference)} was opened since the entry was made`);
+    return found(
+      verdict,
+      why !== undefined
+        ? safeText(why)
+        : hedge
+          ? `hedge ${safeText(hedge.id)} carries reference ${safeText(reference)} (${safeText(hedge.status)}, opened ${safeText(String(hedge.opened_at))})`
+          : `no hedge carrying reference ${safeText(reference)} was opened since the entry was made`,
+      verdict === 'landed' ? answer(hedge) : undefined,
+    );
   const named = opened
     .slice(0, 3)
     .map(
@@ -783,7 +873,7 @@ async function reconcileOpen({ client, readHedge }: TradeScope, entry: JournalEn
     .join(', ');
   const onThe = `${safeText(String(onSide))} hedge`;
   return found(
-    'unknown',
+    verdict,
     opened.length
       ? `${opened.length} ${onThe}${opened.length === 1 ? ' was' : 's were'} opened on ${safeText(onMarket)} since the entry was made: ${named}; any of them may be this one`
       : `no ${onThe} on ${safeText(onMarket)} was opened since the entry was made, but without a hedge id or a reference that does not prove the open never arrived`,
@@ -791,41 +881,47 @@ async function reconcileOpen({ client, readHedge }: TradeScope, entry: JournalEn
 }
 
 /** An add's, a reduce's or a close's earlier send against the side now: the same proof as the wait's, of the change
- * its entry recorded before the send, on the same views (book.ts earlierChange). Still settling at the read's bound, an
- * entry the server answered is that action landing (followed, never sent again); an unanswered one, "cannot tell"
- * (exit 12). */
-async function reconcileChange(t: TradeScope, entry: JournalEntry) {
+ * its entry recorded before the send, on the same views, as the side model judges it (book.ts earlierChange), said in
+ * the words of the side as it stands. Still settling at the read's bound and never answered: "cannot tell" (exit 12). */
+async function reconcileChange(t: TradeScope, entry: JournalEntry, changedSince: boolean) {
   const { ports, client, market, side, signal, kind } = t;
   // Whether the server answered the entry's send (accepted it): an outcome past `pending` that is not `unknown`.
   const answered = entry.outcome !== 'pending' && entry.outcome !== 'unknown';
   const onSide = `the ${side} side of ${market}`;
+  const expected = expectedOf(t, entry.context ?? {}, entry.hedge_id);
+  const landed = (verdict: EarlierVerdict['verdict']) => (verdict === 'landed' ? submittedAnswer(entry) : undefined);
   let read;
   try {
     read = await readSideInStep(ports, client, market, side);
   } catch (error) {
     if (!answered || !(error instanceof UnresolvedError) || signal.aborted) throw error;
+    const serverNow = { bestMs: 0 };
+    const { verdict } = earlierChange(undefined, expected, { answered, changedSince, serverNow }) as EarlierVerdict;
     const why = safeText(String(error.details.why ?? 'its views disagree'));
-    const settling = `the server accepted this ${safeText(entry.command)}, and ${onSide} is settling (${why})`;
-    return found('landed', settling, submittedAnswer(entry));
+    return found(
+      verdict,
+      `the server accepted this ${safeText(entry.command)}, and ${onSide} is settling (${why})`,
+      landed(verdict),
+    );
   }
   const { book, serverNow } = read;
   const holds = sideHolds(book);
-  const expected = expectedOf(t, entry.context ?? {}, entry.hedge_id);
+  let hedge: HedgeRecord | null | undefined;
+  let judged = earlierChange(book, expected, { answered, changedSince, hedge, serverNow });
+  // The model asks for the hedge's own record where it decides (null: it cannot be read).
+  while ('asks' in judged) {
+    hedge = recordOf(await t.readHedge(expected?.hedgeId));
+    judged = earlierChange(book, expected, { answered, changedSince, hedge, serverNow });
+  }
+  const { verdict, why } = judged;
   if (!expected)
     return found(
-      'unknown',
+      verdict,
       `${onSide} is ${holds.holds === 'cannot-tell' ? 'not one its views agree on' : holds.holds}, and what it held when the ${kind} was sent was not read`,
     );
   const { before, hedgeId } = expected;
-  let hedge: HedgeRecord | null | undefined;
-  let judged = earlierChange(book, expected, { answered, hedge, serverNow });
-  // The model asks for the hedge's own record where it decides (null: it cannot be read).
-  while ('asks' in judged) {
-    hedge = recordOf(await t.readHedge(hedgeId));
-    judged = earlierChange(book, expected, { answered, hedge, serverNow });
-  }
-  if (judged.why === 'held-nothing')
-    return found(judged.verdict, `${onSide} is flat, and it held nothing when the ${kind} was about to be sent`);
+  if (why === 'held-nothing')
+    return found(verdict, `${onSide} is flat, and it held nothing when the ${kind} was about to be sent`);
   // In the words of the side as it stands, against what it held before the send and would hold after it.
   const after = expectedNotional(expected);
   const shown =
@@ -836,8 +932,8 @@ async function reconcileChange(t: TradeScope, entry: JournalEntry) {
         : `the ${side} side ${holds.holds === 'settling' ? 'is settling' : 'cannot be told'} (${safeText(holds.why)})`;
   const said = `${shown} now; it was ${formatUsd(before)} before the ${kind} was sent, and would be ${after ? formatUsd(after) : 'closed'} after it`;
   const but = { unread: 'cannot be read', 'no-maturity': 'shows no maturity', matured: 'may have matured and settled' };
-  const evidence = `${said}${judged.why ? `, but its hedge ${safeText(hedgeId ?? '')} ${but[judged.why]}` : ''}`;
-  return found(judged.verdict, evidence, judged.verdict === 'landed' ? submittedAnswer(entry) : undefined);
+  const evidence = `${said}${why && why in but ? `, but its hedge ${safeText(hedgeId ?? '')} ${but[why as keyof typeof but]}` : ''}`;
+  return found(verdict, evidence, landed(verdict));
 }
 
 /** The hedges a close of the side ended: the one the answer named and those the side held before the send (journaled
@@ -849,16 +945,6 @@ function endedHedges(hedgeId: string, before: JsonObject, open?: SideAfter) {
 /** The side's hedges journaled beside an action of several (sideContext), if any. */
 const heldIds = ({ hedge_ids: ids }: JsonObject) =>
   Array.isArray(ids) ? ids.filter((id) => typeof id === 'string') : undefined;
-
-/** What the journal records of a side's filled hedges beside an action whose request names neither: the deal
- * references, and the hedges' ids when there are several (a close ends every one). */
-function sideContext({ filled }: SideBook) {
-  const references = [...new Set(filled.flatMap((record) => record.clientReference ?? []))];
-  return {
-    ...(references.length && { client_reference: references.join(', ') }),
-    ...(filled.length > 1 && { hedge_ids: idsOf(filled) }),
-  };
-}
 
 /** `open --ref REF`: a client reference names one deal; an active hedge carrying it already refuses the open. */
 async function refuseDuplicateReference({ ports, client }: TradeScope, reference: string, unchecked: Unchecked) {
@@ -936,15 +1022,16 @@ export type CloseResult = Awaited<ReturnType<typeof closeResult>>['result'];
  * live confirmation is bound to). */
 export function stepRecord(step: PlanStep, group: string, leg: string) {
   const { action, market, side, tenorDays, clientReference } = step;
-  if (action === 'open' && tenorDays === undefined)
-    throw new UsageError(`step ${leg}: an open of ${market} ${side} needs a tenor; give tenor_days on its row.`);
+  const { ends, names } = KINDS[action];
+  if (names && tenorDays === undefined)
+    throw new UsageError(`step ${leg}: an ${action} of ${market} ${side} needs a tenor; give tenor_days on its row.`);
   return tradeRecord(
     action,
     withoutUndefined({
       market,
       side,
-      notional_usd: action === 'close' ? undefined : Math.abs(step.deltaUsd),
-      ...(action === 'open' && { tenor_days: tenorDays, client_reference: clientReference }),
+      notional_usd: ends ? undefined : Math.abs(step.deltaUsd),
+      ...(names && { tenor_days: tenorDays, client_reference: clientReference }),
     }),
     { group, leg },
   );
@@ -959,7 +1046,7 @@ export function recordFromJournal(client: HedgeClient, entry: JournalEntry) {
   // An apply step stays a leg of its run: its journal entry is matched with its group and leg.
   return tradeRecord(
     command as TradeKind,
-    command === 'add' || command === 'reduce' ? client.changeRequestFromBody(body) : (body as unknown as SideRequest),
+    KINDS[command as TradeKind].change ? client.changeRequestFromBody(body) : (body as unknown as SideRequest),
     { argv: Array.isArray(entry.argv) ? entry.argv.map(String) : [command], group, leg },
   );
 }
@@ -987,11 +1074,7 @@ export async function sendTrade(ports: WritePorts, record: TradeRecord, write: W
   const { error } = tried;
   const planned = first.plan('');
   // Only a clear refusal of this action's own request (nothing happened) says anything of the amount's name.
-  if (
-    (record.kind !== 'add' && record.kind !== 'reduce') ||
-    !isRejection(error) ||
-    error.endpoint !== `${planned.method} ${planned.path}`
-  )
+  if (!KINDS[record.kind].change || !isRejection(error) || error.endpoint !== `${planned.method} ${planned.path}`)
     throw error;
   // Sent again only when that is safe: not a dry run, not a resume of a given key (one request, never changed behind the user's back).
   const named = write.dryRun || write.idempotencyKey !== undefined ? undefined : notionalFieldFrom(error, planned.body);
@@ -1027,7 +1110,7 @@ export async function sendTrade(ports: WritePorts, record: TradeRecord, write: W
     tradeAction(ports, client, {
       ...record,
       // Checked on its first attempt; its confirmation (a person's "yes", an agent's token) goes with it, for the side as it was then.
-      approved: { by: 'retry', trades: tried.approvedOn },
+      approved: { by: 'retry', plan: tried.approvedOn },
       context: { retry_of: entry?.id ?? null, learned: { notional_field: field } },
     }),
     { ...write, idempotencyKey: undefined, fresh: false },

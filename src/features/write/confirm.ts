@@ -6,22 +6,32 @@
 import { redactKey } from '../../core/security/secrets.js';
 import { DeclinedError, UsageError } from '../../core/errors.js';
 import { formatUsd } from '../../core/number-format.js';
+import { createHash } from 'node:crypto';
 import { cents, toCents } from '../../core/money.js';
+import { canonicalJson } from '../../core/files/canonical-json.js';
 import type { Trade } from '../../platform/runtime/context.js';
-import { sameHedges, sameSide } from '../book/side-book.js';
+import { sameAsShown, sameHedges, type SideShown } from '../book/book.js';
+import type { Approval, WritePlan } from './write-run.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { WritePorts } from './ports.js';
 
-/** Who approved a write before it reached the flow, and on what (unset: no one; the confirm stage asks as the key and
- * the command's --yes require): `plan`, a plan's one confirmation (apply's, a roll's), whose checks and agent's limits
- * ran over the whole plan, with `holds`, its check of this step under the side's lock right before it is journaled
- * (throws when the plan no longer holds: the side moved since the plan; a roll's side covered between its close and
- * its open); `run`, the command's own run (apply's or the keeper's start, their --yes and target), its checks and limits
- * still the write's; `retry`, an earlier attempt of this same action refused for the amount's name only, checked then,
- * with `trades`, what a person's "yes" or an agent's token was given on (sent on it only while the side is as they
- * show; moved, asked again where a person can be asked, else refused). */
-export type Approval =
-  { by: 'plan'; holds?: () => Promise<void> } | { by: 'run' } | { by: 'retry'; trades?: readonly Trade[] };
+/** What a confirmation binds of a write's plan, as a hash: its kind and request, and the side it acts on and what it
+ * trades there, each sum to the cent (never a figure read alongside, such as what a close returns). */
+export function planHash({ kind, request, side, shown }: WritePlan) {
+  const sum = (held?: SideShown) => held && { hedge_ids: held.hedge_ids, usd_cents: toCents(held.notional_usd) };
+  const trades = shown.map(({ market, notionalUsd, held }) => ({
+    market: market.toUpperCase(),
+    usd_cents: toCents(notionalUsd),
+    held: sum(held) ?? null,
+  }));
+  return createHash('sha256')
+    .update(canonicalJson({ kind, request, side: sum(side) ?? null, trades }))
+    .digest('hex');
+}
+
+/** Whether two plans of a write bind alike (both unset: alike). */
+export const samePlan = (a?: WritePlan, b?: WritePlan) =>
+  a === undefined || b === undefined ? a === b : planHash(a) === planHash(b);
 
 /** Declining a confirmation ends the run with nothing sent: exit 8 (`declined`), not Ctrl-C's 130. */
 export class NotConfirmedError extends DeclinedError {
@@ -68,22 +78,6 @@ export async function confirmOrStop(
 /** The USD the trades move, to the cent. */
 export const tradesUsd = (trades: readonly Trade[]) =>
   cents(trades.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0));
-
-/** The same trades to the cent, each on a side that holds the same hedges and notional as when shown. */
-export function sameAsShown(shown: readonly Trade[] | undefined, now: readonly Trade[] | undefined) {
-  if (shown === undefined || now === undefined) return shown === now;
-  return (
-    shown.length === now.length &&
-    shown.every((trade, index) => {
-      const other = now[index];
-      return (
-        trade.market.toUpperCase() === other.market.toUpperCase() &&
-        toCents(trade.notionalUsd) === toCents(other.notionalUsd) &&
-        (trade.held && other.held ? sameSide(trade.held, other.held) : trade.held === other.held)
-      );
-    })
-  );
-}
 
 /** A side's hedges in words: "hdg_1, hdg_2", or "no hedge". */
 export function hedgesWords(held: { hedge_ids: readonly string[] }) {

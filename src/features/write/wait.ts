@@ -1,6 +1,6 @@
 // Waiting for an asynchronous action to resolve (design.md "Asynchronous actions").
 import type { Hedge, HistoryRecord } from '../../platform/api/schemas.js';
-import { recordStanding, type SideBook } from '../book/book.js';
+import { recordStanding } from '../book/book.js';
 import type { Side } from '../../core/vocabulary.js';
 import type { WritePorts } from './ports.js';
 import { historyHedgeId, historyRecordForPeople, historyTotals } from '../../platform/api/wire/fields.js';
@@ -152,14 +152,15 @@ export async function readSidesAsAnswered(
   ports: WritePorts,
   client: HedgeClient,
   sides: ReadonlyArray<{ market: string; side: Side }>,
-  until?: (book: SideBook) => boolean,
+  /** Wait besides for the hedges being opened on a side (readSidesInStep). */
+  settled?: boolean,
 ) {
   const opened = await answeredOpens(ports);
   return readSidesInStep(
     ports,
     client,
     sides.map((one) => ({ ...one, opened: opened(one.market, one.side) })),
-    until,
+    settled,
   );
 }
 

@@ -1,7 +1,7 @@
 // `hedge journal resolve`: the operator's word on an action whose outcome hedge cannot tell; it sends nothing.
 // --not-landed sets it aside, so a re-run is a new action with a new key; a live process's action is left alone.
 import { type CommandContext, type In, UsageError, safeText } from '../command-input.js';
-import { heldError } from '../../../features/write/write-flow.js';
+import { heldError } from '../../../features/write/write-run.js';
 import { isUnresolved } from '../../../platform/journal/index.js';
 import { checkUnresolvedRows, findJournalEntry } from '../../../features/write/row-trust.js';
 import { renderJournalEntry } from '../../../platform/results/journal-fields.js';

@@ -13,7 +13,8 @@ import {
   readParamFile,
   type ApiAnswer,
 } from '../../../features/trade/api-call.js';
-import { runWrite, writeOptionsFrom } from '../../../features/write/write-flow.js';
+import { runWrite } from '../../../features/write/write-flow.js';
+import { writeOptionsFrom } from '../../../features/write/write-run.js';
 import { resolveApiPath } from '../../../core/security/base-url.js';
 import { carriesKeyShape } from '../../../core/security/secrets.js';
 import { printAnswers } from '../../../platform/results/api-answer.js';

@@ -3,7 +3,7 @@
 import type { CommandModule } from '../../runner/command-spec.js';
 import { type CommandContext, type In, parseMarket, parseNotional, parseSide } from '../command-input.js';
 import { sendTrade, tradeRecord } from '../../../features/trade/trade-actions.js';
-import { writeOptionsFrom, type WriteOptions } from '../../../features/write/write-flow.js';
+import { writeOptionsFrom, type WriteOptions } from '../../../features/write/write-run.js';
 import { showChanged, showTrade, writeFields } from './trade-outcome.js';
 import type { WritePorts } from '../../../features/write/ports.js';
 import type { Side } from '../../../core/vocabulary.js';

@@ -3,7 +3,7 @@
 // net_margin_usd just before the close) and, when the record appears in time, the realized figures.
 import { type CommandContext, type In, parseMarket, parseSide, UnresolvedError, formatUsd } from '../command-input.js';
 import { sendTrade, tradeRecord, type CloseResult } from '../../../features/trade/trade-actions.js';
-import { writeOptionsFrom } from '../../../features/write/write-flow.js';
+import { writeOptionsFrom } from '../../../features/write/write-run.js';
 import { showClosed, showTrade, writeFields } from './trade-outcome.js';
 import { hedgesWords } from '../../../features/write/confirm.js';
 import type { WritePorts } from '../../../features/write/ports.js';

@@ -12,7 +12,8 @@ import {
   safeText,
   UsageError,
 } from '../command-input.js';
-import { withAccountLock, writeOptionsFrom } from '../../../features/write/write-flow.js';
+import { withAccountLock } from '../../../features/write/write-flow.js';
+import { writeOptionsFrom } from '../../../features/write/write-run.js';
 import { sendTrade, tradeRecord } from '../../../features/trade/trade-actions.js';
 import { sendChange } from './change.js';
 import { showOpened, showTrade, writeFields } from './trade-outcome.js';

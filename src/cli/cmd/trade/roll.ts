@@ -13,7 +13,7 @@ import {
 import { ROLL_VIEW } from '../../../platform/results/result-fields.js';
 import { requestText, writeFields } from './trade-outcome.js';
 import { runRoll, type RollOutcome } from '../../../features/trade/roll.js';
-import { writeOptionsFrom } from '../../../features/write/write-flow.js';
+import { writeOptionsFrom } from '../../../features/write/write-run.js';
 import { ROLL_FIELDS } from '../../../platform/results/roll-outcome.js';
 import { historyRecordForPeople } from '../../../platform/api/wire/fields.js';
 import { formatDays, formatUtc } from '../../../platform/terminal/format.js';
