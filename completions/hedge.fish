@@ -18,7 +18,7 @@ function __hedge_subcommands
         case 'journal'
             echo list show resolve migrate
         case 'acct'
-            echo designate rates test event reserve journal log close list show
+            echo designate rates test event reserve journal log close list show approve policy
         case 'demo'
             echo reset
         case 'sandbox'
@@ -28,7 +28,7 @@ end
 
 # Options whose next word is their value.
 function __hedge_takes_value
-    contains -- $argv[1] --profile --timeout --request-timeout --format --fields --query --until --watch --alert-pnl --alert-maturity --count -t --tenor --ref --idempotency-key --status --limit --since --within --base-url --ca-file --journal-url --key-command --key-store --tolerance --adopt --interval --alert-cmd --alert-url --alert-headroom --metrics --policy --ratios --band --sizing --functional --fee-bps --show --html --by --recorded-late --market --quote --reason --as-of --period --values --occurred --share --amount --de-designate --rebalance --ratio --terminate --correct --accounts --root --max-notional --max-daily-notional --markets -X --method -f --raw-field -F --field -H --header --input --port --host --fill-delay --fail-rate --clock-speed --start --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --dialect --clock-skew --view-lag --record-lag --settlement-delay --day
+    contains -- $argv[1] --profile --timeout --request-timeout --format --fields --query --until --watch --alert-pnl --alert-maturity --count -t --tenor --ref --idempotency-key --status --limit --since --within --base-url --ca-file --journal-url --key-command --key-store --tolerance --adopt --interval --alert-cmd --alert-url --alert-headroom --metrics --policy --ratios --band --sizing --functional --fee-bps --show --html --by --recorded-late --market --quote --reason --as-of --period --values --occurred --share --amount --de-designate --ground --rebalance --ratio --terminate --correct --accounts --four-eyes --root --max-notional --max-daily-notional --markets -X --method -f --raw-field -F --field -H --header --input --port --host --fill-delay --fail-rate --clock-speed --start --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --dialect --clock-skew --view-lag --record-lag --settlement-delay --day
 end
 
 # The command path (one line) and how many positional arguments follow it, from the words before the cursor.
@@ -349,14 +349,18 @@ complete -c hedge -n '__hedge_command_at acct' -a log -d 'The audit trail: every
 complete -c hedge -n '__hedge_command_at acct' -a close -d 'Close a period: its figures and entries kept as they are'
 complete -c hedge -n '__hedge_command_at acct' -a list -d 'The relationships recorded: id, framework, item, instrument, status, reserve'
 complete -c hedge -n '__hedge_command_at acct' -a show -d 'A relationship\'s memo reprinted, with its events'
+complete -c hedge -n '__hedge_command_at acct' -a approve -d 'Approve another person\'s pending record (four eyes), or reject it'
+complete -c hedge -n '__hedge_command_at acct' -a policy -d 'Four eyes: whether a second person approves what counts'
 complete -c hedge -n '__hedge_path_is acct designate' -l recorded-late -x -d 'record a designation dated before today (a relationship brought over from elsewhere): the memo says so on its first line'
 complete -c hedge -n '__hedge_path_is acct designate' -l markdown -d 'print the memo in Markdown'
 complete -c hedge -n '__hedge_path_is acct designate' -l html -r -F -d 'also write the memo as a self-contained HTML page (no script, A4 printable)'
+complete -c hedge -n '__hedge_path_is acct designate' -l by -x -d 'who makes the record (default HEDGE_USER, else this machine\'s user@host); the profile and key fingerprint go beside it'
 complete -c hedge -n '__hedge_path_is acct rates' -l market -x -d 'the market the rates are of, e.g. EURUSD or USDTNGN'
 complete -c hedge -n '__hedge_path_is acct rates' -l quote -x -d 'how the FILE\'s rates read, once: "USD per EUR", "NGN per USDT" (--record takes the server\'s)'
 complete -c hedge -n '__hedge_path_is acct rates' -l record -d 'record today\'s mid price of --market from the API instead of a file'
 complete -c hedge -n '__hedge_path_is acct rates' -l correct -d 'correct the file\'s dates recorded already with other figures (an appended correction; needs --reason)'
 complete -c hedge -n '__hedge_path_is acct rates' -l reason -x -d 'with --correct: why the recorded rates are wrong'
+complete -c hedge -n '__hedge_path_is acct rates' -l by -x -d 'who makes the record (default HEDGE_USER, else this machine\'s user@host); the profile and key fingerprint go beside it'
 complete -c hedge -n '__hedge_path_is acct test' -l as-of -x -d 'the last day: its month an interim period to that day (default today, the server\'s)'
 complete -c hedge -n '__hedge_path_is acct test' -l period -x -d 'a month (2026-11), a quarter (2026-Q4) or a year (2026)'
 complete -c hedge -n '__hedge_path_is acct test' -l values -r -F -d 'with an ID: cumulative fair values since designation from this CSV (date,instrument_value,hedged_item_value[,excluded_value]) instead of rates'
@@ -365,13 +369,15 @@ complete -c hedge -n '__hedge_arg_at 0 acct test' -a '(__hedge_words relationshi
 complete -c hedge -n '__hedge_path_is acct event' -l occurred -x -d 'the hedged transaction happened on this date (all that is left of it, unless --share or --amount)'
 complete -c hedge -n '__hedge_path_is acct event' -l share -x -d 'with --occurred: the share of the whole transaction that happened, e.g. 0.25'
 complete -c hedge -n '__hedge_path_is acct event' -l amount -x -d 'with --occurred: the amount of it that happened, in the hedged item\'s currency'
-complete -c hedge -n '__hedge_path_is acct event' -l de-designate -x -d 'end the relationship on this date (needs --reason)'
+complete -c hedge -n '__hedge_path_is acct event' -l de-designate -x -d 'end the relationship on this date (needs --reason; under IFRS 9 --ground or --not-expected)'
+complete -c hedge -n '__hedge_path_is acct event' -l ground -x -a 'objective-changed criteria-not-met instrument-ended voluntary' -d 'with --de-designate: on what grounds (IFRS 9 refuses voluntary)'
 complete -c hedge -n '__hedge_path_is acct event' -l not-expected -d 'with --de-designate: the transaction is no longer expected, so the reserve goes to P&L at once'
 complete -c hedge -n '__hedge_path_is acct event' -l rebalance -x -d 'IFRS 9: change the designated share of the instrument from this date (needs --ratio and --reason)'
 complete -c hedge -n '__hedge_path_is acct event' -l ratio -x -d 'with --rebalance: the new designated share of the instrument'
 complete -c hedge -n '__hedge_path_is acct event' -l terminate -x -d 'the instrument was terminated and settled in cash on this date (needs --reason)'
 complete -c hedge -n '__hedge_path_is acct event' -l reason -x -d 'why (a de-designation, a rebalancing, a termination or a correction)'
 complete -c hedge -n '__hedge_path_is acct event' -l correct -x -d 'replace the event of this record number (hedge acct log ID) with this one: an appended correction, --reason says why'
+complete -c hedge -n '__hedge_path_is acct event' -l by -x -d 'who makes the record (default HEDGE_USER, else this machine\'s user@host); the profile and key fingerprint go beside it'
 complete -c hedge -n '__hedge_arg_at 0 acct event' -a '(__hedge_words relationships)'
 complete -c hedge -n '__hedge_path_is acct reserve' -l as-of -x -d 'the last day: its month an interim period to that day (default today, the server\'s)'
 complete -c hedge -n '__hedge_path_is acct reserve' -l period -x -d 'a month (2026-11), a quarter (2026-Q4) or a year (2026)'
@@ -386,8 +392,14 @@ complete -c hedge -n '__hedge_path_is acct journal' -l until -x -d 'poll until t
 complete -c hedge -n '__hedge_arg_at 0 acct journal' -a '(__hedge_words relationships)'
 complete -c hedge -n '__hedge_path_is acct close' -l period -x -d 'the period to close: a month (2026-11), or a quarter (2026-Q4) or a year (2026): each of its months still open, in order'
 complete -c hedge -n '__hedge_path_is acct close' -l values -x -d 'a relationship kept on fair values: ID=FILE, its cumulative values since designation (repeatable)'
+complete -c hedge -n '__hedge_path_is acct close' -l by -x -d 'who makes the record (default HEDGE_USER, else this machine\'s user@host); the profile and key fingerprint go beside it'
 complete -c hedge -n '__hedge_path_is acct show' -l markdown -d 'print the memo in Markdown'
 complete -c hedge -n '__hedge_arg_at 0 acct show' -a '(__hedge_words relationships)'
+complete -c hedge -n '__hedge_path_is acct approve' -l reject -d 'reject it instead: it never counts (needs --reason)'
+complete -c hedge -n '__hedge_path_is acct approve' -l reason -x -d 'with --reject: why'
+complete -c hedge -n '__hedge_path_is acct approve' -l by -x -d 'who makes the record (default HEDGE_USER, else this machine\'s user@host); the profile and key fingerprint go beside it'
+complete -c hedge -n '__hedge_path_is acct policy' -l four-eyes -x -a 'on off' -d 'turn four eyes on (at once) or off (once approved)'
+complete -c hedge -n '__hedge_path_is acct policy' -l by -x -d 'who makes the record (default HEDGE_USER, else this machine\'s user@host); the profile and key fingerprint go beside it'
 complete -c hedge -n '__hedge_command_at demo' -a reset -d 'Start the --demo simulator afresh (deletes its state, test funds only, and its accounting records)'
 complete -c hedge -n '__hedge_path_is mcp' -l allow-live -d 'offer write tools on a live key too (each write then needs a confirmation token)'
 complete -c hedge -n '__hedge_path_is mcp' -l root -r -F -d 'a directory plan and apply may read target files from (repeatable; default the working directory)'

@@ -69,6 +69,8 @@ export const COMMANDS: readonly CommandSpec[] = tree({
     ACCT_CLOSE: () => import('./cmd/acct/periods.js').then((module) => module.close),
     ACCT_LIST: () => import('./cmd/acct/inventory.js').then((module) => module.list),
     ACCT_SHOW: () => import('./cmd/acct/inventory.js').then((module) => module.show),
+    ACCT_APPROVE: () => import('./cmd/acct/approval.js').then((module) => module.approve),
+    ACCT_POLICY: () => import('./cmd/acct/approval.js').then((module) => module.policy),
   },
   DEMO: { DEMO_RESET: () => import('./cmd/tools/demo-reset.js') },
   MCP: () => import('./cmd/tools/mcp.js').then((module) => module.withCommands(COMMANDS)),

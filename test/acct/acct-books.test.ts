@@ -92,9 +92,10 @@ it('three month-ends in naira: held across one, rolled, closed mid-month, a corr
   const novemberEnd = okJson(await hedge(['acct', 'rates', '--market', MARKET, '--json'])).find(
     (rate: { date: string }) => rate.date === '2026-11-30',
   );
-  const restated = (Number(novemberEnd.spot) + 3).toFixed(3);
-  const correction = join(simulator.configDir, 'november.csv');
-  writeFileSync(correction, `date,spot,forward,discount_factor,source\n2026-11-30,${restated},,,the desk's fixing\n`);
+  // The file docs/accounting.md ships: November's last rate restated to 1,545.00, not what the timer read.
+  const correction = join(ROOT, 'docs', 'examples', 'fixed-usdtngn.csv');
+  expect(readFileSync(correction, 'utf8')).toContain('2026-11-30,1545.00,');
+  expect(Number(novemberEnd.spot)).not.toBe(1545);
   ok(
     await hedge([
       ...['acct', 'rates', correction, '--market', MARKET, '--quote', 'NGN per USDT'],
@@ -120,7 +121,7 @@ it('three month-ends in naira: held across one, rolled, closed mid-month, a corr
   expect(simulator.active('buy')).toEqual([]);
   ok(
     await hedge([
-      ...['acct', 'event', ID, '--de-designate', '2027-01-08'],
+      ...['acct', 'event', ID, '--de-designate', '2027-01-08', '--ground', 'objective-changed'],
       ...['--reason', 'the risk management objective changed: the supplier agreed to be paid in naira'],
     ]),
   );

@@ -1,7 +1,7 @@
 // Every command's declaration (arguments, options, tier, examples) and the pieces they share. Data
 // only, in one module: esbuild splits by file, so a declaration beside its command's code would
 // load that code at every start. cli/manifest.ts ties each to its lazily loaded command.
-import { HEDGE_STATUSES, OUTPUT_FORMATS, SIDES, TENORS } from '../../core/vocabulary.js';
+import { DE_DESIGNATION_GROUNDS, HEDGE_STATUSES, OUTPUT_FORMATS, SIDES, TENORS } from '../../core/vocabulary.js';
 import { declared, opt, type ArgSpec, type OptionSpec } from '../runner/command-spec.js';
 import { SANDBOX_DIALECTS } from '../../sandbox/dialect-names.js';
 
@@ -752,6 +752,10 @@ const ACCT_VALUES = opt(
   'with an ID: cumulative fair values since designation from this CSV (date,instrument_value,hedged_item_value[,excluded_value]) instead of rates',
 );
 const ACCT_PERIOD = opt('--period <period>', 'a month (2026-11), a quarter (2026-Q4) or a year (2026)');
+const ACCT_BY = opt(
+  '--by <name>',
+  "who makes the record (default HEDGE_USER, else this machine's user@host); the profile and key fingerprint go beside it",
+);
 const ACCT_AS_OF = opt(
   '--as-of <date>',
   "the last day: its month an interim period to that day (default today, the server's)",
@@ -773,6 +777,7 @@ export const ACCT_DESIGNATE = subcommand(
       'print the memo in Markdown',
       '--html <file>',
       'also write the memo as a self-contained HTML page (no script, A4 printable)',
+      ACCT_BY,
     ),
     examples: [
       'hedge acct designate docs/examples/relationship.json --recorded-late "brought over from the 2018 spreadsheet"',
@@ -799,10 +804,11 @@ export const ACCT_RATES = subcommand(
       "correct the file's dates recorded already with other figures (an appended correction; needs --reason)",
       '--reason <text>',
       'with --correct: why the recorded rates are wrong',
+      ACCT_BY,
     ),
     examples: [
       'hedge acct rates docs/examples/rates-eurusd.csv --market EURUSD --quote "USD per EUR"',
-      'hedge acct rates fixed.csv --market EURUSD --quote "USD per EUR" --correct --reason "the bank restated its fixing"',
+      'hedge acct rates docs/examples/rates-eurusd-restated.csv --market EURUSD --quote "USD per EUR" --correct --reason "the bank restated its fixing"',
     ],
   },
 );
@@ -816,7 +822,10 @@ export const ACCT_TEST = subcommand(
       "Test each relationship's effectiveness per period up to --as-of: the instrument's and the hedged item's cumulative changes, the offset ratio (or regression), the IFRS 9 6.5.11 lower of, the effective part to the reserve and the rest to P&L, the excluded part; hedge never concludes that hedge accounting applies",
     args: [ACCT_ONE],
     options: options(ACCT_AS_OF, ACCT_PERIOD, ACCT_VALUES, UNTIL_OPTION),
-    examples: ['hedge acct test --as-of 2019-02-01 --json', 'hedge acct test EUR-SALE-1 --values values.csv'],
+    examples: [
+      'hedge acct test --as-of 2019-02-01 --json',
+      'hedge acct test EUR-SALE-1 --values docs/examples/values-eurusd.csv',
+    ],
   },
 );
 
@@ -836,7 +845,10 @@ export const ACCT_EVENT = subcommand(
       '--amount <amount>',
       "with --occurred: the amount of it that happened, in the hedged item's currency",
       '--de-designate <date>',
-      'end the relationship on this date (needs --reason)',
+      'end the relationship on this date (needs --reason; under IFRS 9 --ground or --not-expected)',
+      '--ground <ground>',
+      'with --de-designate: on what grounds (IFRS 9 refuses voluntary)',
+      DE_DESIGNATION_GROUNDS,
       '--not-expected',
       'with --de-designate: the transaction is no longer expected, so the reserve goes to P&L at once',
       '--rebalance <date>',
@@ -849,11 +861,12 @@ export const ACCT_EVENT = subcommand(
       'why (a de-designation, a rebalancing, a termination or a correction)',
       '--correct <record>',
       'replace the event of this record number (hedge acct log ID) with this one: an appended correction, --reason says why',
+      ACCT_BY,
     ),
     examples: [
-      'hedge acct event EUR-SALE-1 --de-designate 2019-01-15 --reason "the order was cancelled" --not-expected',
+      'hedge acct event EUR-SALE-1 --de-designate 2019-01-15 --ground objective-changed --reason "the retailer pays half in dollars"',
       'hedge acct event EUR-SALE-1 --occurred 2019-02-01 --share 0.5',
-      'hedge acct event EUR-SALE-1 --occurred 2019-02-01 --correct 3 --reason "the delivery was on the 1st, not the 10th"',
+      'hedge acct event EUR-SALE-1 --occurred 2019-02-01 --share 0.6 --correct 4 --reason "60 % was delivered, not half"',
     ],
   },
 );
@@ -886,7 +899,7 @@ export const ACCT_JOURNAL = subcommand('journal', 'read', 'Balanced journal entr
     UNTIL_OPTION,
   ),
   examples: [
-    'hedge acct journal --period 2019-02 --accounts gl-accounts.json',
+    'hedge acct journal --period 2019-02 --accounts docs/examples/gl-accounts.json',
     'hedge acct journal --format csv > entries.csv',
   ],
 });
@@ -903,8 +916,47 @@ export const ACCT_CLOSE = subcommand('close', 'local', 'Close a period: its figu
       undefined,
       'repeatable',
     ),
+    ACCT_BY,
   ),
-  examples: ['hedge acct close --period 2026-11', 'hedge acct close --period 2018-12 --values EUR-SALE-1=values.csv'],
+  examples: [
+    'hedge acct close --period 2018-10',
+    'hedge acct close --period 2018-Q4 --values EUR-SALE-1=docs/examples/values-eurusd.csv',
+  ],
+});
+
+export const ACCT_APPROVE = subcommand(
+  'approve',
+  'local',
+  "Approve another person's pending record (four eyes), or reject it",
+  {
+    description:
+      'Approve a record four eyes holds pending (a designation, a correction, a de-designation, a close, turning four eyes off) so that it counts: an approval record of its own in the same chain, by another person than the one who made it; with --reject, it never counts (the maker may withdraw their own)',
+    args: [arg('record', 'the pending record’s number (hedge acct log shows it)')],
+    options: options(
+      '--reject',
+      'reject it instead: it never counts (needs --reason)',
+      '--reason <text>',
+      'with --reject: why',
+      ACCT_BY,
+    ),
+    examples: [
+      'hedge acct policy --four-eyes on --by "Ada Obi"',
+      'hedge acct close --period 2018-10 --by "Ada Obi"',
+      'hedge acct approve 4 --by "Bola Ade"',
+    ],
+  },
+);
+
+export const ACCT_POLICY = subcommand('policy', 'local', 'Four eyes: whether a second person approves what counts', {
+  description:
+    'Show the records policy, or set it: with four eyes on, a designation, a correction, a de-designation and a close are recorded pending and count once another person approves them (hedge acct approve); turning it off is approved the same way',
+  options: options(
+    '--four-eyes <on|off>',
+    'turn four eyes on (at once) or off (once approved)',
+    ['on', 'off'],
+    ACCT_BY,
+  ),
+  examples: ['hedge acct policy --four-eyes on', 'hedge acct policy --json'],
 });
 
 export const ACCT_LIST = subcommand(

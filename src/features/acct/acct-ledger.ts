@@ -21,7 +21,8 @@ import {
   type Close,
   type Recorded,
 } from './acct.js';
-import { appendRecords, recordsElsewhere } from './acct-store.js';
+import { appendRecords, recordsElsewhere, type AcctRecord } from './acct-store.js';
+import { heldOf, pendingProblem, subjectOf } from './acct-approval.js';
 import type { JsonObject } from '../../core/objects.js';
 
 type Row = Record<string, unknown>;
@@ -480,6 +481,8 @@ async function ledger(
  * today); a range wholly in closed months is printed as posted, nothing computed. */
 export async function booksFor(ctx: LedgerPorts, request: BooksRequest) {
   const state = await readState(ctx);
+  const waiting = request.id !== undefined && pendingProblem(state.approval, request.id, 'id');
+  if (waiting && !state.relationships.has(request.id!)) throw new UsageError(waiting);
   if (request.id === undefined ? !state.relationships.size : !state.relationships.has(request.id))
     throw new UsageError(
       `id: ${request.id === undefined ? 'no relationship is designated yet' : `no relationship ${request.id} is designated`}; record one with hedge acct designate FILE.${state.relationships.size ? '' : await recordsElsewhere(ctx)}`,
@@ -522,6 +525,9 @@ function monthsOf(from: string, to: string) {
 /** The months of a period still to close, in order: refused when each is closed already, or when a month before the
  * first of them is still open (the months from the first designation, or the last close, close in order). */
 function monthsToClose(state: Recorded, period: { name: string; from: string; to: string }) {
+  // A close waiting for approval is decided before the next: months close in order.
+  const waiting = state.approval.pending.find((record) => record.kind === 'close');
+  if (waiting) throw new UsageError(pendingProblem(state.approval, subjectOf(waiting), '--period')!);
   const last = closedTo(state.closes);
   const open = monthsOf(period.from, period.to).filter((month) => month.to > last);
   if (!open.length) {
@@ -557,6 +563,7 @@ export async function closeMonths(
   ctx: LedgerPorts,
   period: { name: string; from: string; to: string },
   values: ReadonlyMap<string, string>,
+  by?: string,
 ) {
   const state = await readState(ctx);
   const today = await booksToday(ctx);
@@ -566,25 +573,31 @@ export async function closeMonths(
   const request = { values, to: period.to, option: '--period' };
   const { inputs, failed } = await gather(ctx, state, request, period.to);
   refuseUnvalued(period.name, failed);
-  const added = await appendRecords(ctx, 'close', async (records) => {
-    let held = recorded(records);
-    const months = monthsToClose(held, period);
-    const late = [...held.relationships.values()].find(
-      ({ relationship: rel }) => rel.designated_at <= period.to && !inputs.has(rel.id),
-    );
-    if (late)
-      throw new UsageError(
-        `--period: ${late.relationship.id} was designated while the close read the hedges; nothing was closed: run it again.`,
+  let before: readonly AcctRecord[] = [];
+  const added = await appendRecords(
+    ctx,
+    'close',
+    async (records) => {
+      let held = recorded((before = records));
+      const months = monthsToClose(held, period);
+      const late = [...held.relationships.values()].find(
+        ({ relationship: rel }) => rel.designated_at <= period.to && !inputs.has(rel.id),
       );
-    const bodies: Close[] = [];
-    for (const month of months) {
-      const books = await ledger(ctx, held, inputs, { ...request, from: month.from, to: month.to }, month.to);
-      refuseUnvalued(month.period, books.failed);
-      const close = { ...month, test: books.test, reserve: books.reserve, journal: books.journal };
-      bodies.push(close);
-      held = { ...held, closes: [...held.closes, close] };
-    }
-    return bodies as unknown as JsonObject[];
-  });
-  return added.map((record) => record.body as unknown as Close);
+      if (late)
+        throw new UsageError(
+          `--period: ${late.relationship.id} was designated while the close read the hedges; nothing was closed: run it again.`,
+        );
+      const bodies: Close[] = [];
+      for (const month of months) {
+        const books = await ledger(ctx, held, inputs, { ...request, from: month.from, to: month.to }, month.to);
+        refuseUnvalued(month.period, books.failed);
+        const close = { ...month, test: books.test, reserve: books.reserve, journal: books.journal };
+        bodies.push(close);
+        held = { ...held, closes: [...held.closes, close] };
+      }
+      return bodies as unknown as JsonObject[];
+    },
+    { by },
+  );
+  return { closed: added.map((record) => record.body as unknown as Close), held: heldOf(before, added) };
 }

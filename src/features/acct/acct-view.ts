@@ -309,4 +309,7 @@ export const LOG_FIELDS = fieldTable(`
   subject  Of  id
   what  What  text
   why  Why  text
+  approval  Approval  text
+  profile  Profile  text
+  key  Key  text
 `);

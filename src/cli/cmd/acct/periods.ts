@@ -8,6 +8,7 @@ import { parsePeriod } from '../../../features/acct/acct.js';
 import { criticalTermsLine, ROLES, type Role } from '../../../features/acct/acct-rules.js';
 import { booksFor, closeMonths, type BooksRequest, type NotValued } from '../../../features/acct/acct-ledger.js';
 import { JOURNAL_VIEW, PERIOD_VIEW, RESERVE_VIEW } from '../../../features/acct/acct-view.js';
+import { heldNote } from '../../../features/acct/acct-approval.js';
 import { readBoundedJson } from '../../../core/security/json-keys.js';
 import { MAX_INPUT_FILE_BYTES } from '../../../core/security/bounded-read.js';
 import { readInputFile } from '../../../features/write/input-file.js';
@@ -177,7 +178,7 @@ export const close = {
   async run(ctx: Options & Pick<CommandContext, 'clock'>, { options }: In<'ACCT_CLOSE'>) {
     const period = parsePeriod(options.period);
     const name = options.period!.trim().toUpperCase();
-    const closed = await closeMonths(ctx, { name, ...period }, valuesFiles(options.values));
+    const { closed, held } = await closeMonths(ctx, { name, ...period }, valuesFiles(options.values), options.by);
     const journal = closed.flatMap((month) => month.journal);
     sayAdjustments(ctx, journal);
     const months = closed.map((month) => month.period);
@@ -187,10 +188,11 @@ export const close = {
       months,
       rows: closed.reduce((sum, month) => sum + month.test.length, 0),
       journal_lines: journal.length,
+      pending_approval: held ?? null,
     };
     ctx.output.document(summary, () =>
       ctx.output.note(
-        `Closed ${months.join(', ')} (${closed[0].from} to ${closed.at(-1)!.to}): ${summary.rows} relationship-months, ${journal.length} journal lines; test, reserve and journal print them as closed from now on.`,
+        `Closed ${months.join(', ')} (${closed[0].from} to ${closed.at(-1)!.to}): ${summary.rows} relationship-months, ${journal.length} journal lines; ${held === undefined ? 'test, reserve and journal print them as closed from now on.' : heldNote(held)}`,
       ),
     );
   },
