@@ -303,6 +303,8 @@ export function valueRelationship(
         instrument: instrumentTerms,
         ratio: exact(rel.ratio)!,
         item: { amount, currency: item.currency, expectedDate: item.expected_date, market: rel.market },
+        framework: rel.framework,
+        maturityMatch: rel.maturity_match,
       }),
     }),
   };

@@ -54,6 +54,7 @@ const RELATIONSHIP = z.strictObject({
   functional_currency: z.optional(
     pattern(/^[A-Z]{3,5}$/, 'expected the currency code the books are kept in, such as NGN'),
   ),
+  entity: z.optional(pattern(/^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/, 'expected a company code')),
   hedged_item: z.strictObject({
     description: text,
     currency: pattern(/^[A-Z]{3,5}$/, 'expected a currency code such as NGN'),
@@ -100,6 +101,8 @@ const RELATIONSHIP = z.strictObject({
   economic_relationship: z.optional(text),
   credit_risk: z.optional(text),
   prospective_assessment: z.optional(text),
+  /** ASC 815 critical terms: the maturity matches within one 31-day period or within the same fiscal month. */
+  maturity_match: z.optional(z.enum(['within_31_days', 'same_fiscal_month'])),
 });
 export type Relationship = z.infer<typeof RELATIONSHIP>;
 

@@ -70,7 +70,7 @@ function memoRows(designation: Designation) {
           ? `the spot element; the forward points (or the carry) are excluded${rel.discount_hedged_item ? '; its spot change and the hedged item’s discounted to the cash-flow date' : ''}`
           : 'the forward element whole (forward rate)',
       'Excluded part': `${EXCLUDED_SAID[rel.excluded]} (${rules.cites.excluded})`,
-      Effectiveness: rel.method.replaceAll('_', ' '),
+      Effectiveness: `${rel.method.replaceAll('_', ' ')}${rel.method === 'critical_terms' && rel.framework === 'asc815' ? `; the maturity matches ${rel.maturity_match === 'within_31_days' ? 'within one 31-day period' : rel.maturity_match === 'same_fiscal_month' ? 'within the same fiscal month' : 'within one 31-day period or the same fiscal month (the file documents neither: maturity_match)'} (ASC 815-20-25-84)` : ''}`,
       'Economic relationship': given(rel.economic_relationship, 'economic_relationship'),
       'Credit risk': given(rel.credit_risk, 'credit_risk'),
       'Prospective assessment': given(rel.prospective_assessment, 'prospective_assessment'),

@@ -365,6 +365,8 @@ function frameworkProblem(rel: Relationship) {
     return `on_occurrence: ${rules.name} takes the reserve into the cost of a non-financial item (${rules.cites.occurrence}(i)): expected basis_adjustment, or leave it out.`;
   if (rel.on_occurrence === 'basis_adjustment' && !buysAnAsset(rel))
     return 'on_occurrence: a basis adjustment is for a forecast purchase of a non-financial item (hedged_item.nature: non_financial, a negative amount); expected reclassify.';
+  if (rel.maturity_match !== undefined && rel.framework !== 'asc815')
+    return `maturity_match: ASC 815's choice (815-20-25-84); ${rules.name} compares a critical-terms maturity to the day: leave it out.`;
   if (rel.discount_hedged_item && rel.designation !== 'spot')
     return 'discount_hedged_item: for a spot designation; a forward designation discounts the hedged item already.';
   return undefined;
