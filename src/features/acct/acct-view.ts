@@ -193,6 +193,88 @@ ${memoRows(designation)
 /** A relationship's id is read whole (a column waits for a wider terminal before one is cut). */
 const WHOLE_ID = { relationship_id: { kind: 'text', whole: true } } as const;
 
+const words = (keys: string) => keys.split(' ');
+
+type Framework = keyof typeof FRAMEWORK_RULES;
+
+/** A month's test in a word, as a screen shows it beside its ratio: the framework's sentence is said once, under it. */
+function verdict(row: JsonObject, framework: Framework | undefined) {
+  if (row.status === 'failed') return 'fails';
+  if (row.status === 'ended') return 'no test';
+  const fit = row.regression as { met?: boolean } | null;
+  if (fit) return fit.met === undefined ? 'not judged' : fit.met ? 'met' : 'not met';
+  if (framework && !FRAMEWORK_RULES[framework].brightLine) return 'diagnostic';
+  return typeof row.ratio === 'number' ? 'inside' : 'not measurable';
+}
+
+/** On a screen, a month a line under its relationship's heading: the month, the effective and ineffective parts and
+ * the reserve's close first, then the ratio and its test in a word; every amount signed one way (a gain, a credit
+ * positive), the framework's sentence said once under the table. */
+export function periodView(frameworks: ReadonlyMap<string, Framework>) {
+  return {
+    fields: fieldTable(
+      `
+  relationship_id  Relationship  id
+  period  Month  text
+  period_end  To  text
+  status  Status  text
+  instrument_change  Instrument (cum.)  money
+  hedged_item_change  Hedged item (cum.)  money
+  ratio  Offset ratio  text
+  test  Test  text
+  effective  Effective  money
+  ineffective  Ineffective  money
+  excluded  Excluded  money
+  reserve_open  Reserve open  money
+  reclassified  Reclassified  money
+  reserve_close  Reserve close  money
+  cost_of_hedging_close  Cost of hedging  money
+  line  Pass line  text
+`,
+      {
+        ...WHOLE_ID,
+        ...ratioOnScreen,
+        test: { screenOnly: true, get: (row) => verdict(row, frameworks.get(String(row.relationship_id))) },
+      },
+    ),
+    priority: words(
+      'period effective ineffective reserve_close ratio test status instrument_change hedged_item_change reclassified reserve_open excluded period_end cost_of_hedging_close',
+    ),
+    decisive: 4,
+    // The relationship heads its rows; the pass line is said once under the table.
+    table: words(
+      'period period_end status instrument_change hedged_item_change ratio test effective ineffective excluded reserve_open reclassified reserve_close cost_of_hedging_close',
+    ),
+  };
+}
+
+/** What is said once under a test's table: each framework's line, and the whole sentence of a month whose test failed
+ * (or of a relationship's last regression). */
+export function testNotes(rows: readonly JsonObject[], frameworks: ReadonlyMap<string, Framework>) {
+  const used = new Set(rows.flatMap((row) => frameworks.get(String(row.relationship_id)) ?? []));
+  const lines = [...used].map((framework) => {
+    const rules = FRAMEWORK_RULES[framework];
+    return rules.brightLine
+      ? `${rules.name}: the offset ratio passes inside 80–125 %; outside, the test fails and hedge accounting ends from the last date it was met (${rules.cites.effectiveness}).`
+      : `${rules.name}: no pass line; the offset ratio is a diagnostic of the economic relationship (${rules.cites.effectiveness}).`;
+  });
+  const lastFit = new Map(rows.flatMap((row) => (row.regression ? [[String(row.relationship_id), row] as const] : [])));
+  const told = rows.filter((row) => row.status === 'failed' || [...lastFit.values()].includes(row));
+  return [...lines, ...told.map((row) => `${String(row.relationship_id)} ${String(row.period)}: ${String(row.line)}`)];
+}
+
+/** Rows grouped by relationship (each in its own order), with a heading line before each group: its id and currency. */
+export function byRelationship(rows: readonly JsonObject[]) {
+  const ids = [...new Set(rows.map((row) => String(row.relationship_id)))];
+  const grouped = ids.flatMap((id) => rows.filter((row) => String(row.relationship_id) === id));
+  const sections = ids.map((id) => {
+    const first = grouped.findIndex((row) => String(row.relationship_id) === id);
+    const currency = grouped[first].currency;
+    return { before: first, line: safeText(`${id}${typeof currency === 'string' ? ` (${currency})` : ''}`) };
+  });
+  return { rows: grouped, sections };
+}
+
 /** A ratio on a screen as a percentage to the tenth (`101.7 %`), as the framework's line says it; JSON keeps the number. */
 const ratioOnScreen = {
   ratio: {
@@ -202,64 +284,45 @@ const ratioOnScreen = {
   },
 } as const;
 
-const words = (keys: string) => keys.split(' ');
-
-/** On a screen: the relationship, its period and status, the ratio and the framework's line it is judged on first. */
-export const PERIOD_VIEW = {
-  /** The columns of `hedge acct test` and `hedge acct reserve` (their JSON has more: every field of a period). */
-  fields: fieldTable(
-    `
-  relationship_id  Relationship  id
-  period  Month  text
-  period_end  To  text
-  status  Status  text
-  instrument_change  Instrument (cum.)  pnl
-  hedged_item_change  Hedged item (cum.)  pnl
-  ratio  Offset ratio  text
-  effective  Effective  pnl
-  ineffective  Ineffective  pnl
-  excluded  Excluded  pnl
-  reserve_open  Reserve open  money
-  reclassified  Reclassified  money
-  reserve_close  Reserve close  money
-  cost_of_hedging_close  Cost of hedging  money
-  line  Pass line  text
-`,
-    { ...WHOLE_ID, ...ratioOnScreen, line: { wrap: true } },
-  ),
-  priority: words(
-    'relationship_id period ratio line status effective ineffective instrument_change hedged_item_change reserve_close reclassified reserve_open excluded period_end cost_of_hedging_close',
-  ),
-};
-
 export const RESERVE_FIELDS = fieldTable(
   `
   relationship_id  Relationship  id
   period  Month  text
   period_end  To  text
   reserve_open  Reserve open  money
-  effective  Effective  pnl
+  effective  Effective  money
   reclassified  Reclassified  money
-  adjustment  Adjustment  pnl
+  adjustment  Adjustment  money
   reserve_close  Reserve close  money
   cost_of_hedging_open  Cost of hedging open  money
-  cost_of_hedging_movement  Cost of hedging moved  pnl
+  cost_of_hedging_movement  Cost of hedging moved  money
   cost_of_hedging_reclassified  Cost of hedging reclassified  money
-  cost_of_hedging_adjustment  Cost of hedging adjusted  pnl
+  cost_of_hedging_adjustment  Cost of hedging adjusted  money
   cost_of_hedging_close  Cost of hedging  money
 `,
   WHOLE_ID,
 );
 
-/** On a screen: the roll-forward a month a line (open + effective − reclassified + adjustment = close). */
+/** On a screen: the roll-forward a month a line under its relationship's heading (open + effective − reclassified +
+ * adjustment = close), the month first. */
 export const RESERVE_VIEW = {
   fields: RESERVE_FIELDS,
   priority: words(
-    'relationship_id reserve_open effective reclassified reserve_close period adjustment period_end cost_of_hedging_close cost_of_hedging_movement cost_of_hedging_open cost_of_hedging_reclassified cost_of_hedging_adjustment',
+    'period reserve_open effective reclassified reserve_close adjustment period_end cost_of_hedging_close cost_of_hedging_movement cost_of_hedging_open cost_of_hedging_reclassified cost_of_hedging_adjustment',
+  ),
+  decisive: 5,
+  table: words(
+    'period period_end reserve_open effective reclassified adjustment reserve_close cost_of_hedging_open cost_of_hedging_movement cost_of_hedging_reclassified cost_of_hedging_adjustment cost_of_hedging_close',
   ),
 };
 
-/** On a screen: each line's entry, account, debit and credit first; where the rate came from last. */
+/** An account as a screen shows it: a role named by hedge in words (it wraps at them in a narrow column), a GL account
+ * as mapped. */
+const accountOnScreen = (row: JsonObject) =>
+  row.account === row.role ? String(row.account).replaceAll('_', ' ') : row.account;
+
+/** On a screen: each line's date, account, debit and credit first, under its relationship's heading; the entry by its
+ * number that day (its whole id in JSON, TSV and CSV); where the rate came from last. */
 export const JOURNAL_VIEW = {
   fields: fieldTable(
     `
@@ -275,9 +338,16 @@ export const JOURNAL_VIEW = {
   rate  Rate  text
   rate_source  Rate source  text
 `,
-    WHOLE_ID,
+    {
+      ...WHOLE_ID,
+      entry_id: { onScreen: { get: (row) => String(row.entry_id).split('/').at(-1), kind: 'text', whole: true } },
+      account: { wrap: true, onScreen: { get: accountOnScreen } },
+      rate_source: { wrap: true },
+    },
   ),
-  priority: words('entry_id account debit credit currency date relationship_id role hedge_ids rate rate_source'),
+  priority: words('date account debit credit entry_id currency role hedge_ids rate rate_source'),
+  decisive: 4,
+  table: words('date entry_id account debit credit currency role hedge_ids rate rate_source'),
 };
 
 /** `hedge acct rates --market M`: what is recorded, a row a date. */

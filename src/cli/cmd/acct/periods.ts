@@ -7,7 +7,7 @@ import { parseDate } from '../../../features/acct/acct-files.js';
 import { parsePeriod } from '../../../features/acct/acct.js';
 import { criticalTermsLine, ROLES, type Role } from '../../../features/acct/acct-rules.js';
 import { booksFor, closeMonths, type BooksRequest, type NotValued } from '../../../features/acct/acct-ledger.js';
-import { JOURNAL_VIEW, PERIOD_VIEW, RESERVE_VIEW } from '../../../features/acct/acct-view.js';
+import { byRelationship, JOURNAL_VIEW, periodView, RESERVE_VIEW, testNotes } from '../../../features/acct/acct-view.js';
 import { heldNote } from '../../../features/acct/acct-approval.js';
 import { readBoundedJson } from '../../../core/security/json-keys.js';
 import { MAX_INPUT_FILE_BYTES } from '../../../core/security/bounded-read.js';
@@ -76,34 +76,54 @@ function sayAdjustments(ctx: Options, journal: readonly Row[]) {
     );
 }
 
+/** Rows a person reads under their relationship's heading (JSON, TSV and CSV keep the books' order), with `notes`
+ * said once under the table. */
+function onScreen(
+  ctx: Options,
+  rows: Row[],
+  view: Parameters<Options['output']['list']>[1],
+  empty: string,
+  notes: ReadonlyArray<{ text: string; alone?: boolean }>,
+) {
+  return ctx.output.list(rows, view, {
+    empty,
+    columnNotes: notes,
+    people: (shown) => {
+      const grouped = byRelationship(rows);
+      return shown.list(grouped.rows, view, { empty, columnNotes: notes, sections: grouped.sections });
+    },
+  });
+}
+
 export const test = {
   async run(ctx: Options, { args, options }: In<'ACCT_TEST'>) {
     const request = requestOf(args.id, options);
     const found = await books(ctx, request);
     const rows = found.test;
-    await ctx.output.list(rows, PERIOD_VIEW, {
-      empty: 'No month of a relationship in this range.',
-      columnNotes: [
-        {
-          text: 'A row a month (the last one to its day); a gain is positive; a reserve is positive when it is a credit (a deferred gain). The offset ratio is -instrument / hedged item. hedge prints figures: whether hedge accounting applies is your judgement.',
-        },
-        // The critical terms are the relationship's, not a period's: one line each, the amounts still by dollar offset.
-        ...found.computed.flatMap(({ designation, criticalTerms }) =>
-          criticalTerms && rows.some((row) => row.relationship_id === designation.relationship.id)
-            ? [
-                {
-                  // The markets are the server's text.
-                  text: safeText(
-                    `${designation.relationship.id} critical terms (figures by cumulative dollar offset): ${criticalTermsLine(criticalTerms)}.`,
-                  ),
-                  alone: true,
-                },
-              ]
-            : [],
-        ),
-        ...closedEarlyNotes(rows),
-      ],
-    });
+    const frameworks = new Map(
+      [...found.state.relationships.values()].map(({ relationship: rel }) => [rel.id, rel.framework] as const),
+    );
+    await onScreen(ctx, rows, periodView(frameworks), 'No month of a relationship in this range.', [
+      {
+        text: 'A row a month (the last one to its day); a gain is positive, a reserve positive when it is a credit (a deferred gain); the offset ratio is -instrument / hedged item. hedge prints figures: whether hedge accounting applies is your judgement.',
+      },
+      ...testNotes(rows, frameworks).map((text) => ({ text: safeText(text), alone: true })),
+      // The critical terms are the relationship's, not a period's: one line each, the amounts still by dollar offset.
+      ...found.computed.flatMap(({ designation, criticalTerms }) =>
+        criticalTerms && rows.some((row) => row.relationship_id === designation.relationship.id)
+          ? [
+              {
+                // The markets are the server's text.
+                text: safeText(
+                  `${designation.relationship.id} critical terms (figures by cumulative dollar offset): ${criticalTermsLine(criticalTerms)}.`,
+                ),
+                alone: true,
+              },
+            ]
+          : [],
+      ),
+      ...closedEarlyNotes(rows),
+    ]);
     return sayNotValued(ctx, found.failed);
   },
 };
@@ -126,14 +146,11 @@ export const reserve = {
   async run(ctx: Options, { args, options }: In<'ACCT_RESERVE'>) {
     const request = requestOf(args.id, options);
     const found = await books(ctx, request);
-    await ctx.output.list(found.reserve, RESERVE_VIEW, {
-      empty: 'No month of a relationship in this range.',
-      columnNotes: [
-        {
-          text: 'A line a month: open + effective − reclassified + adjustment = close, and each month opens at the last one’s close; a balance is positive when it is a credit.',
-        },
-      ],
-    });
+    await onScreen(ctx, found.reserve, RESERVE_VIEW, 'No month of a relationship in this range.', [
+      {
+        text: 'A line a month: open + effective − reclassified + adjustment = close, and each month opens at the last one’s close; a balance is positive when it is a credit.',
+      },
+    ]);
     return sayNotValued(ctx, found.failed);
   },
 };
@@ -154,7 +171,9 @@ export const journal = {
     const found = await books(ctx, request);
     const rows = found.journal.map((row) => ({ ...row, account: accounts[row.role as Role] ?? row.role }));
     sayAdjustments(ctx, rows);
-    await ctx.output.list(rows, JOURNAL_VIEW, { empty: 'No entries in this period.' });
+    await onScreen(ctx, rows, JOURNAL_VIEW, 'No entries in this period.', [
+      { text: 'Debits and credits in each relationship’s currency; every entry balances.' },
+    ]);
     return sayNotValued(ctx, found.failed);
   },
 };
