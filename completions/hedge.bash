@@ -53,7 +53,7 @@ _hedge_options() {
     'acct test') REPLY='--as-of --period --values --until' ;;
     'acct event') REPLY='--occurred --share --amount --de-designate --ground --not-expected --rebalance --ratio --terminate --reason --correct --by' ;;
     'acct reserve') REPLY='--as-of --period --values --until' ;;
-    'acct journal') REPLY='--as-of --period --accounts --values --until' ;;
+    'acct journal') REPLY='--as-of --period --accounts --gl --entity --ledger --values --until' ;;
     'acct close') REPLY='--period --values --by' ;;
     'acct show') REPLY='--markdown' ;;
     'acct approve') REPLY='--reject --reason --by' ;;
@@ -69,7 +69,7 @@ _hedge_options() {
 # Options whose next word is their value.
 _hedge_takes_value() {
   case "$1" in
-    --profile | --timeout | --request-timeout | --format | --fields | --query | --until | --watch | --alert-pnl | --alert-maturity | --count | -t | --tenor | --ref | --idempotency-key | --status | --limit | --since | --within | --base-url | --ca-file | --journal-url | --key-command | --key-store | --tolerance | --adopt | --interval | --alert-cmd | --alert-url | --alert-headroom | --metrics | --policy | --ratios | --band | --sizing | --functional | --fee-bps | --show | --html | --by | --recorded-late | --market | --quote | --reason | --as-of | --period | --values | --occurred | --share | --amount | --de-designate | --ground | --rebalance | --ratio | --terminate | --correct | --accounts | --four-eyes | --root | --max-notional | --max-daily-notional | --markets | -X | --method | -f | --raw-field | -F | --field | -H | --header | --input | --port | --host | --fill-delay | --fail-rate | --clock-speed | --start | --seed | --fault-5xx | --fault-429 | --drop-after-commit | --latency | --rate-limit | --dialect | --clock-skew | --view-lag | --record-lag | --settlement-delay | --day) return 0 ;;
+    --profile | --timeout | --request-timeout | --format | --fields | --query | --until | --watch | --alert-pnl | --alert-maturity | --count | -t | --tenor | --ref | --idempotency-key | --status | --limit | --since | --within | --base-url | --ca-file | --journal-url | --key-command | --key-store | --tolerance | --adopt | --interval | --alert-cmd | --alert-url | --alert-headroom | --metrics | --policy | --ratios | --band | --sizing | --functional | --fee-bps | --show | --html | --by | --recorded-late | --market | --quote | --reason | --as-of | --period | --values | --occurred | --share | --amount | --de-designate | --ground | --rebalance | --ratio | --terminate | --correct | --accounts | --entity | --ledger | --four-eyes | --root | --max-notional | --max-daily-notional | --markets | -X | --method | -f | --raw-field | -F | --field | -H | --header | --input | --port | --host | --fill-delay | --fail-rate | --clock-speed | --start | --seed | --fault-5xx | --fault-429 | --drop-after-commit | --latency | --rate-limit | --dialect | --clock-skew | --view-lag | --record-lag | --settlement-delay | --day) return 0 ;;
     *) return 1 ;;
   esac
 }

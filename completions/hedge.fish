@@ -28,7 +28,7 @@ end
 
 # Options whose next word is their value.
 function __hedge_takes_value
-    contains -- $argv[1] --profile --timeout --request-timeout --format --fields --query --until --watch --alert-pnl --alert-maturity --count -t --tenor --ref --idempotency-key --status --limit --since --within --base-url --ca-file --journal-url --key-command --key-store --tolerance --adopt --interval --alert-cmd --alert-url --alert-headroom --metrics --policy --ratios --band --sizing --functional --fee-bps --show --html --by --recorded-late --market --quote --reason --as-of --period --values --occurred --share --amount --de-designate --ground --rebalance --ratio --terminate --correct --accounts --four-eyes --root --max-notional --max-daily-notional --markets -X --method -f --raw-field -F --field -H --header --input --port --host --fill-delay --fail-rate --clock-speed --start --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --dialect --clock-skew --view-lag --record-lag --settlement-delay --day
+    contains -- $argv[1] --profile --timeout --request-timeout --format --fields --query --until --watch --alert-pnl --alert-maturity --count -t --tenor --ref --idempotency-key --status --limit --since --within --base-url --ca-file --journal-url --key-command --key-store --tolerance --adopt --interval --alert-cmd --alert-url --alert-headroom --metrics --policy --ratios --band --sizing --functional --fee-bps --show --html --by --recorded-late --market --quote --reason --as-of --period --values --occurred --share --amount --de-designate --ground --rebalance --ratio --terminate --correct --accounts --entity --ledger --four-eyes --root --max-notional --max-daily-notional --markets -X --method -f --raw-field -F --field -H --header --input --port --host --fill-delay --fail-rate --clock-speed --start --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --dialect --clock-skew --view-lag --record-lag --settlement-delay --day
 end
 
 # The command path (one line) and how many positional arguments follow it, from the words before the cursor.
@@ -344,7 +344,7 @@ complete -c hedge -n '__hedge_command_at acct' -a rates -d 'Import a market\'s d
 complete -c hedge -n '__hedge_command_at acct' -a test -d 'Effectiveness per relationship and period: changes, ratio, lower of, reserve'
 complete -c hedge -n '__hedge_command_at acct' -a event -d 'Record an event of a relationship\'s life: occurrence, de-designation, rebalancing, termination'
 complete -c hedge -n '__hedge_command_at acct' -a reserve -d 'The cash-flow hedge reserve\'s roll-forward per period'
-complete -c hedge -n '__hedge_command_at acct' -a journal -d 'Balanced journal entries per period: table, JSON, CSV'
+complete -c hedge -n '__hedge_command_at acct' -a journal -d 'Balanced journal entries per period; the posting file (--gl)'
 complete -c hedge -n '__hedge_command_at acct' -a log -d 'The audit trail: every record, who made it, when, what and why'
 complete -c hedge -n '__hedge_command_at acct' -a close -d 'Close a period: its figures and entries kept as they are'
 complete -c hedge -n '__hedge_command_at acct' -a list -d 'The relationships recorded: id, framework, item, instrument, status, reserve'
@@ -387,6 +387,9 @@ complete -c hedge -n '__hedge_arg_at 0 acct reserve' -a '(__hedge_words relation
 complete -c hedge -n '__hedge_path_is acct journal' -l as-of -x -d 'the last day: its month an interim period to that day (default today, the server\'s)'
 complete -c hedge -n '__hedge_path_is acct journal' -l period -x -d 'a month (2026-11), a quarter (2026-Q4) or a year (2026)'
 complete -c hedge -n '__hedge_path_is acct journal' -l accounts -r -F -d 'a JSON map of each role to its GL account, e.g. {"cash_flow_hedge_reserve": "3510"}'
+complete -c hedge -n '__hedge_path_is acct journal' -l gl -d 'the posting file an ERP imports: a line per posting with its document, period, company code, ledger and GL account (needs --accounts naming every role posted to)'
+complete -c hedge -n '__hedge_path_is acct journal' -l entity -x -d 'with --gl: the company code of relationships that name none (a relationship of another entity is left out)'
+complete -c hedge -n '__hedge_path_is acct journal' -l ledger -x -d 'with --gl: the ledger the lines post to (default IFRS, or USGAAP under ASC 815)'
 complete -c hedge -n '__hedge_path_is acct journal' -l values -r -F -d 'with an ID: cumulative fair values since designation from this CSV (date,instrument_value,hedged_item_value[,excluded_value]) instead of rates'
 complete -c hedge -n '__hedge_path_is acct journal' -l until -x -d 'poll until this JMESPath condition over the --json data holds (exit 124 at --timeout, default 120 s; 17 once it can never hold)'
 complete -c hedge -n '__hedge_arg_at 0 acct journal' -a '(__hedge_words relationships)'

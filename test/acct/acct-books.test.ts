@@ -10,7 +10,18 @@ import { join } from 'node:path';
 import { exits, ok, okJson } from '../support/cli-runs.js';
 import { HOUR } from '../support/keeper.js';
 import { ROOT } from '../support/hedge-cli.js';
-import { add, centsNumber, exact, mul, sub, toCents, type Exact } from '../../src/features/acct/acct-money.js';
+import {
+  add,
+  centsNumber,
+  div,
+  exact,
+  exactText,
+  mul,
+  sub,
+  toCents,
+  type Exact,
+} from '../../src/features/acct/acct-money.js';
+import { ROLES } from '../../src/features/acct/acct-rules.js';
 import { colleagueCloses, colleagueOpens, MARKET, useSimulators } from '../support/simulator.js';
 
 const start = useSimulators();
@@ -67,10 +78,31 @@ it('three month-ends in naira: held across one, rolled, closed mid-month, a corr
   ]);
   const months = ['2026-11', '2026-12', '2027-01'];
   const printed = new Map<string, string[]>();
+  // The posting file an ERP imports: every role the books post to mapped to a GL account, the company NG01.
+  const accounts = join(simulator.configDir, 'accounts.json');
+  writeFileSync(
+    accounts,
+    JSON.stringify(Object.fromEntries(ROLES.map((role, index) => [role, `${1000 + index} ${role}`]))),
+  );
+  const postingFile = (month: string, format = 'csv') => [
+    'acct',
+    'journal',
+    ID,
+    '--period',
+    month,
+    '--gl',
+    '--accounts',
+    accounts,
+    '--entity',
+    'NG01',
+    '--format',
+    format,
+  ];
   const monthOutputs = async (month: string) =>
     Promise.all(
       [
         ['acct', 'journal', ID, '--period', month, '--format', 'csv'],
+        postingFile(month),
         ['acct', 'test', ID, '--period', month, '--json'],
         ['acct', 'reserve', ID, '--period', month, '--json'],
       ].map(async (args) => ok(await hedge(args)).stdout),
@@ -282,6 +314,31 @@ it('three month-ends in naira: held across one, rolled, closed mid-month, a corr
     const now = toCents(gross) + toCents(carry);
     expect(cents(settled[index].debit) - cents(settled[index].credit)).toBe(Number(now - before));
     before = now;
+  }
+  // December's posting file: a line per journal line, its document the entry, December its period, NG01 its company,
+  // IFRS its ledger; each hedge's settlement in USDT too, the naira at its day's rate: NGN / (NGN per USDT).
+  const decemberLines = journal.filter((line) => line.date.startsWith('2026-12'));
+  const postings = okJson(await hedge(postingFile('2026-12', 'json')));
+  expect(
+    postings.map((line: Record<string, unknown>) => [
+      line.document_number,
+      line.posting_period,
+      line.company_code,
+      line.ledger,
+      line.debit,
+      line.credit,
+    ]),
+  ).toEqual(decemberLines.map((line) => [line.entry_id, '2026-12', 'NG01', 'IFRS', line.debit, line.credit]));
+  for (const line of settled.filter((each) => each.date.startsWith('2026-12'))) {
+    const posted = postings.find(
+      (each: Record<string, unknown>) =>
+        each.document_number === line.entry_id && each.account === `${1000 + ROLES.indexOf('cash')} cash`,
+    );
+    const spot = spotOn(rates, line.date);
+    expect([posted.currency, posted.currency_tc, posted.rate]).toEqual(['NGN', 'USDT', exactText(spot)]);
+    expect(cents(posted.amount_tc)).toBe(
+      Number(toCents(div([BigInt(cents(line.debit) - cents(line.credit)), 100n], spot))),
+    );
   }
   // Nothing after the relationship ended: no line dated after the payment, and February has none.
   expect(journal.every((line) => line.date <= '2027-01-20')).toBe(true);

@@ -172,7 +172,7 @@ describe('the worked example, recorded late: memo, test, event, reserve and bala
       .stdout.trim()
       .split('\n');
     expect(csv[0]).toBe(
-      'entry_id,relationship_id,hedge_ids,date,role,account,debit,credit,currency,rate,rate_source,description',
+      'entry_id,relationship_id,hedge_ids,date,role,account,debit,credit,currency,rate,rate_source,rate_quote,description',
     );
     const lines = csv.slice(1).map((line) => line.split(','));
     const byEntry = new Map<string, number>();

@@ -886,23 +886,35 @@ export const ACCT_RESERVE = subcommand('reserve', 'read', "The cash-flow hedge r
   examples: ['hedge acct reserve --period 2019-Q1', 'hedge acct reserve --period 2019 --json'],
 });
 
-export const ACCT_JOURNAL = subcommand('journal', 'read', 'Balanced journal entries per period: table, JSON, CSV', {
-  description:
-    'Balanced journal entries per relationship and period (entry, relationship, hedges, date, role, GL account, debit, credit, currency, rate and its source), for an ERP import with --format csv',
-  args: [ACCT_ONE],
-  options: options(
-    ACCT_AS_OF,
-    ACCT_PERIOD,
-    '--accounts <file>',
-    'a JSON map of each role to its GL account, e.g. {"cash_flow_hedge_reserve": "3510"}',
-    ACCT_VALUES,
-    UNTIL_OPTION,
-  ),
-  examples: [
-    'hedge acct journal --period 2019-02 --accounts docs/examples/gl-accounts.json',
-    'hedge acct journal --format csv > entries.csv',
-  ],
-});
+export const ACCT_JOURNAL = subcommand(
+  'journal',
+  'read',
+  'Balanced journal entries per period; the posting file (--gl)',
+  {
+    description:
+      'Balanced journal entries per relationship and period (entry, relationship, hedges, date, role, GL account, debit, credit, currency, rate and its source); with --gl the posting file an ERP imports (--format csv)',
+    args: [ACCT_ONE],
+    options: options(
+      ACCT_AS_OF,
+      ACCT_PERIOD,
+      '--accounts <file>',
+      'a JSON map of each role to its GL account, e.g. {"cash_flow_hedge_reserve": "3510"}',
+      '--gl',
+      'the posting file an ERP imports: a line per posting with its document, period, company code, ledger and GL account (needs --accounts naming every role posted to)',
+      '--entity <code>',
+      'with --gl: the company code of relationships that name none (a relationship of another entity is left out)',
+      '--ledger <name>',
+      'with --gl: the ledger the lines post to (default IFRS, or USGAAP under ASC 815)',
+      ACCT_VALUES,
+      UNTIL_OPTION,
+    ),
+    examples: [
+      'hedge acct journal --period 2019-02 --accounts docs/examples/gl-accounts.json',
+      'hedge acct journal --format csv > entries.csv',
+      'hedge acct journal --period 2019-02 --gl --accounts docs/examples/gl-accounts.json --entity US01 --format csv > postings.csv',
+    ],
+  },
+);
 
 export const ACCT_CLOSE = subcommand('close', 'local', 'Close a period: its figures and entries kept as they are', {
   description:

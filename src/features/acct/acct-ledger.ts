@@ -152,8 +152,13 @@ const rateColumns = (rate: Pick<Mark, 'spot' | 'source'> | undefined) => ({
   rate_source: rate?.source ?? null,
 });
 
-/** A journal line as printed: its amount a debit (positive) or a credit. */
-export const journalRow = ({ amount, ...line }: Row & { amount: bigint }, rate?: Pick<Mark, 'spot' | 'source'>) => ({
+/** A journal line as printed: its amount a debit (positive) or a credit; with its rate, the way the rate is quoted
+ * (what the posting file translates the amount back to the transaction currency by). */
+export const journalRow = (
+  { amount, ...line }: Row & { amount: bigint },
+  rate?: Pick<Mark, 'spot' | 'source'>,
+  quote?: string,
+) => ({
   entry_id: line.entry_id,
   relationship_id: line.relationship_id,
   hedge_ids: line.hedge_ids,
@@ -164,6 +169,7 @@ export const journalRow = ({ amount, ...line }: Row & { amount: bigint }, rate?:
   credit: amount < 0n ? centsNumber(-amount) : 0,
   currency: line.currency,
   ...rateColumns(rate),
+  ...(rate && quote && { rate_quote: quote }),
   description: line.description,
 });
 
@@ -177,7 +183,7 @@ interface Month {
 }
 
 /** Each relationship's month rows and its journal lines, a point's entries each; every entry balances. */
-function booksOf(computed: readonly Computed[]) {
+function booksOf(computed: readonly Computed[], quotes: Recorded['rates']) {
   const months: Month[] = [];
   const journal: Row[] = [];
   const failed: NotValued[] = [];
@@ -192,6 +198,7 @@ function booksOf(computed: readonly Computed[]) {
           journalRow(
             { ...line, hedge_ids: hedge_id ?? hedgeIds.join(' '), currency },
             rate ?? rates.get(point.period_end),
+            quotes.get(rel.market)?.quote,
           ),
         );
       });
@@ -448,7 +455,7 @@ async function ledger(
   const { closes } = state;
   const chosen = (row: Row) => request.id === undefined || row.relationship_id === request.id;
   const valued = await valueAll(ctx, state, inputs, until, request.option);
-  const fresh = booksOf(valued.computed);
+  const fresh = booksOf(valued.computed, state.rates);
   const adjusting = adjustments(closes, fresh.journal, chosen);
   openFromPosted(fresh.months, closes, adjusting);
   const closedOn = (date: unknown) => closes.some((close) => String(date) >= close.from && String(date) <= close.to);

@@ -337,6 +337,8 @@ export const JOURNAL_VIEW = {
   currency  Currency  text
   rate  Rate  text
   rate_source  Rate source  text
+  rate_quote  Rate quote  text
+  description  What  text
 `,
     {
       ...WHOLE_ID,
@@ -345,10 +347,33 @@ export const JOURNAL_VIEW = {
       rate_source: { wrap: true },
     },
   ),
-  priority: words('date account debit credit entry_id currency role hedge_ids rate rate_source'),
+  priority: words('date account debit credit entry_id currency role hedge_ids rate rate_source rate_quote description'),
   decisive: 4,
-  table: words('date entry_id account debit credit currency role hedge_ids rate rate_source'),
+  table: words('date entry_id account debit credit currency role hedge_ids rate rate_source rate_quote description'),
 };
+
+/** `hedge acct journal --gl`: the posting file, a line per posting, its columns in the order an import reads them. */
+export const POSTING_FIELDS = fieldTable(
+  `
+  document_number  Document  text
+  line_item  Line  count
+  document_date  Date  text
+  posting_period  Period  text
+  company_code  Company  text
+  ledger  Ledger  text
+  account  Account  text
+  debit  Debit  money
+  credit  Credit  money
+  currency  Currency  text
+  amount_tc  Amount (transaction)  money
+  currency_tc  Transaction currency  text
+  rate  Rate  text
+  rate_source  Rate source  text
+  reference  Reference  text
+  text  Text  text
+`,
+  { account: { wrap: true }, text: { wrap: true } },
+);
 
 /** `hedge acct rates --market M`: what is recorded, a row a date. */
 export const RATE_FIELDS = fieldTable(`

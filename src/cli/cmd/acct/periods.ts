@@ -7,13 +7,24 @@ import { parseDate } from '../../../features/acct/acct-files.js';
 import { parsePeriod } from '../../../features/acct/acct.js';
 import { criticalTermsLine, ROLES, type Role } from '../../../features/acct/acct-rules.js';
 import { booksFor, closeMonths, type BooksRequest, type NotValued } from '../../../features/acct/acct-ledger.js';
-import { byRelationship, JOURNAL_VIEW, periodView, RESERVE_VIEW, testNotes } from '../../../features/acct/acct-view.js';
+import {
+  byRelationship,
+  JOURNAL_VIEW,
+  periodView,
+  POSTING_FIELDS,
+  RESERVE_VIEW,
+  testNotes,
+} from '../../../features/acct/acct-view.js';
 import { heldNote } from '../../../features/acct/acct-approval.js';
+import { postingLines, unmappedRoles } from '../../../features/acct/acct-posting.js';
 import { readBoundedJson } from '../../../core/security/json-keys.js';
 import { MAX_INPUT_FILE_BYTES } from '../../../core/security/bounded-read.js';
 import { readInputFile } from '../../../features/write/input-file.js';
 
 type Row = Record<string, unknown>;
+
+/** A company code or a ledger, as an ERP names one. */
+const CODE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/;
 
 /** What these commands use of their context. */
 export type Options = InputPorts &
@@ -168,9 +179,33 @@ export const journal = {
         );
       accounts = map;
     }
+    const { gl, entity, ledger } = options;
+    if (gl && options.accounts === undefined)
+      throw new UsageError('--gl: needs --accounts FILE, the GL account of each role posted to.');
+    if ((entity !== undefined || ledger !== undefined) && !gl)
+      throw new UsageError(`${entity !== undefined ? '--entity' : '--ledger'}: goes with --gl (the posting file).`);
+    if (entity !== undefined && !CODE.test(entity))
+      throw new UsageError('--entity: expected a company code: letters, digits, ., _ or -, up to 32, such as US01.');
+    if (ledger !== undefined && !CODE.test(ledger))
+      throw new UsageError('--ledger: expected a ledger: letters, digits, ., _ or -, up to 32, such as 0L.');
     const found = await books(ctx, request);
+    sayAdjustments(ctx, found.journal);
+    if (gl) {
+      const quotes = new Map([...found.state.rates].map(([market, rates]) => [market, rates.quote]));
+      const relationships = new Map(
+        [...found.state.relationships].map(([id, designation]) => [id, designation.relationship]),
+      );
+      // Refused before a line is written: a role with no account, a relationship with no company code.
+      const lines = postingLines(found.journal, { accounts, entity, ledger, relationships, quotes });
+      await ctx.output.list(lines, POSTING_FIELDS, { empty: 'No postings in this period.' });
+      return sayNotValued(ctx, found.failed);
+    }
     const rows = found.journal.map((row) => ({ ...row, account: accounts[row.role as Role] ?? row.role }));
-    sayAdjustments(ctx, rows);
+    const unmapped = options.accounts === undefined ? [] : unmappedRoles(found.journal, accounts);
+    if (unmapped.length)
+      ctx.output.warn(
+        `--accounts: no GL account for ${unmapped.join(', ')}: shown as the role (the posting file, --gl, refuses it).`,
+      );
     await onScreen(ctx, rows, JOURNAL_VIEW, 'No entries in this period.', [
       { text: 'Debits and credits in each relationship’s currency; every entry balances.' },
     ]);

@@ -1,0 +1,95 @@
+// The posting file an ERP's journal import takes: a line per posting of the journal's lines, with its document,
+// dates, company code, ledger, GL account, debit and credit in the functional currency, the amount in the transaction
+// currency at the line's rate, and its text. Pure: made from the journal as printed (a closed month's as posted), so a
+// closed month's file is the same bytes every time.
+import { UsageError } from '../../core/errors.js';
+import { asFunctional } from '../../core/markets.js';
+import type { Relationship } from './acct-files.js';
+import { centsNumber, div, exact, mul, sub, toCents, type Exact } from './acct-money.js';
+import { QUOTE } from './acct.js';
+
+type Row = Record<string, unknown>;
+
+/** What a posting file is made with besides the journal: each role's GL account, the company code for relationships
+ * that name none, the ledger (else the framework's: IFRS or US GAAP), and each relationship and its market's quote. */
+export interface PostingInput {
+  accounts: Readonly<Record<string, string>>;
+  entity?: string;
+  ledger?: string;
+  relationships: ReadonlyMap<string, Relationship>;
+  /** Each market's quote as recorded, for a line posted without one. */
+  quotes: ReadonlyMap<string, string>;
+}
+
+/** The ledger a relationship's postings go to when none is given: its framework's accounting principles. */
+const LEDGERS = { ifrs9: 'IFRS', ias39: 'IFRS', asc815: 'USGAAP' } as const;
+
+const cents = (value: unknown) => toCents(exact(String(value ?? 0))!);
+
+/** The amount in the transaction currency (the market's other currency than the books'), at the line's rate quoted
+ * `quote`; the functional amount itself where the line has no rate (an adjustment, books with nothing to translate). */
+function inTransactionCurrency(amount: Exact, currency: string, rate: unknown, quote: string | undefined) {
+  const [, units, per] = (quote && QUOTE.exec(quote)) || [];
+  const spot = typeof rate === 'string' || typeof rate === 'number' ? exact(String(rate)) : undefined;
+  if (!spot || !units) return { amount: toCents(amount), currency };
+  // `units per one of per`: books in `units` divide by it, books in `per` multiply.
+  if (asFunctional(units) === asFunctional(currency)) return { amount: toCents(div(amount, spot)), currency: per };
+  if (asFunctional(per) === asFunctional(currency)) return { amount: toCents(mul(amount, spot)), currency: units };
+  return { amount: toCents(amount), currency };
+}
+
+/** The posting file's lines, in the journal's order, each entry's lines numbered from 1; refused (one line, nothing
+ * written) when the map names no account for a role a line posts to, or a relationship has no company code. */
+export function postingLines(all: readonly Row[], input: PostingInput) {
+  // A relationship of another company than --entity's is not in its file.
+  const journal = all.filter((row) => {
+    const code = input.relationships.get(String(row.relationship_id))?.entity;
+    return input.entity === undefined || code === undefined || code === input.entity;
+  });
+  const unmapped = unmappedRoles(journal, input.accounts);
+  if (unmapped.length)
+    throw new UsageError(
+      `--accounts: no GL account for ${unmapped.join(', ')}, which the postings use; expected {"role": "account"} for each role posted to.`,
+    );
+  const uncoded = [...new Set(journal.map((row) => String(row.relationship_id)))].filter(
+    (id) => !input.relationships.get(id)?.entity && !input.entity,
+  );
+  if (uncoded.length)
+    throw new UsageError(
+      `--entity: ${uncoded.join(', ')} names no entity (the relationship file's company code); give the company code its postings go to with --entity CODE.`,
+    );
+  const numbered = new Map<string, number>();
+  return journal.map((row) => {
+    const rel = input.relationships.get(String(row.relationship_id));
+    const document = String(row.entry_id);
+    const line = (numbered.get(document) ?? 0) + 1;
+    numbered.set(document, line);
+    const currency = String(row.currency);
+    const signed = sub([cents(row.debit), 100n], [cents(row.credit), 100n]);
+    const quote = typeof row.rate_quote === 'string' ? row.rate_quote : rel && input.quotes.get(rel.market);
+    const transaction = inTransactionCurrency(signed, currency, row.rate, quote);
+    const date = String(row.date);
+    return {
+      document_number: document,
+      line_item: line,
+      document_date: date,
+      posting_period: date.slice(0, 7),
+      company_code: rel?.entity ?? input.entity!,
+      ledger: input.ledger ?? (rel ? LEDGERS[rel.framework] : ''),
+      account: input.accounts[String(row.role)],
+      debit: row.debit,
+      credit: row.credit,
+      currency,
+      amount_tc: centsNumber(transaction.amount),
+      currency_tc: transaction.currency,
+      rate: row.rate ?? null,
+      rate_source: row.rate_source ?? null,
+      reference: row.relationship_id,
+      text: row.description ?? null,
+    };
+  });
+}
+
+/** The roles a journal posts to that `accounts` leaves out: said beside a journal whose accounts are mapped. */
+export const unmappedRoles = (journal: readonly Row[], accounts: Readonly<Record<string, string>>) =>
+  [...new Set(journal.map((row) => String(row.role)))].filter((role) => !accounts[role]);
