@@ -18,7 +18,7 @@ function __hedge_subcommands
         case 'journal'
             echo list show resolve migrate
         case 'acct'
-            echo designate rates test event reserve journal log close list show approve policy
+            echo designate rates test event reserve journal log close list show approve policy disclose
         case 'demo'
             echo reset
         case 'sandbox'
@@ -351,6 +351,7 @@ complete -c hedge -n '__hedge_command_at acct' -a list -d 'The relationships rec
 complete -c hedge -n '__hedge_command_at acct' -a show -d 'A relationship\'s memo reprinted, with its events'
 complete -c hedge -n '__hedge_command_at acct' -a approve -d 'Approve another person\'s pending record (four eyes), or reject it'
 complete -c hedge -n '__hedge_command_at acct' -a policy -d 'Four eyes: whether a second person approves what counts'
+complete -c hedge -n '__hedge_command_at acct' -a disclose -d 'A period\'s hedge-accounting disclosures (IFRS 7, ASC 815)'
 complete -c hedge -n '__hedge_path_is acct designate' -l recorded-late -x -d 'record a designation dated before today (a relationship brought over from elsewhere): the memo says so on its first line'
 complete -c hedge -n '__hedge_path_is acct designate' -l markdown -d 'print the memo in Markdown'
 complete -c hedge -n '__hedge_path_is acct designate' -l html -r -F -d 'also write the memo as a self-contained HTML page (no script, A4 printable)'
@@ -403,6 +404,9 @@ complete -c hedge -n '__hedge_path_is acct approve' -l reason -x -d 'with --reje
 complete -c hedge -n '__hedge_path_is acct approve' -l by -x -d 'who makes the record (default HEDGE_USER, else this machine\'s user@host); the profile and key fingerprint go beside it'
 complete -c hedge -n '__hedge_path_is acct policy' -l four-eyes -x -a 'on off' -d 'turn four eyes on (at once) or off (once approved)'
 complete -c hedge -n '__hedge_path_is acct policy' -l by -x -d 'who makes the record (default HEDGE_USER, else this machine\'s user@host); the profile and key fingerprint go beside it'
+complete -c hedge -n '__hedge_path_is acct disclose' -l period -x -d 'a month (2026-11), a quarter (2026-Q4) or a year (2026)'
+complete -c hedge -n '__hedge_path_is acct disclose' -l accounts -r -F -d 'a JSON map of each role to its GL account: the line items are named by them'
+complete -c hedge -n '__hedge_path_is acct disclose' -l html -r -F -d 'also write them as a self-contained HTML page (no script, A4 printable)'
 complete -c hedge -n '__hedge_command_at demo' -a reset -d 'Start the --demo simulator afresh (deletes its state, test funds only, and its accounting records)'
 complete -c hedge -n '__hedge_path_is mcp' -l allow-live -d 'offer write tools on a live key too (each write then needs a confirmation token)'
 complete -c hedge -n '__hedge_path_is mcp' -l root -r -F -d 'a directory plan and apply may read target files from (repeatable; default the working directory)'

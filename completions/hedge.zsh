@@ -13,7 +13,7 @@ _hedge_subcommands() {
     'profile') REPLY='list use remove reset-wire' ;;
     'keep') REPLY='run status' ;;
     'journal') REPLY='list show resolve migrate' ;;
-    'acct') REPLY='designate rates test event reserve journal log close list show approve policy' ;;
+    'acct') REPLY='designate rates test event reserve journal log close list show approve policy disclose' ;;
     'demo') REPLY='reset' ;;
     'sandbox') REPLY='serve' ;;
     *) REPLY='' ;;
@@ -59,6 +59,7 @@ _hedge_options() {
     'acct show') REPLY='--markdown' ;;
     'acct approve') REPLY='--reject --reason --by' ;;
     'acct policy') REPLY='--four-eyes --by' ;;
+    'acct disclose') REPLY='--period --accounts --html' ;;
     'mcp') REPLY='--allow-live --root --max-notional --max-daily-notional --markets' ;;
     'tools') REPLY='--errors' ;;
     'api') REPLY='-X --method -f --raw-field -F --field -H --header --input --paginate -i --include --idempotency-key --new --dry-run --again --until' ;;

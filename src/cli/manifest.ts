@@ -71,6 +71,7 @@ export const COMMANDS: readonly CommandSpec[] = tree({
     ACCT_SHOW: () => import('./cmd/acct/inventory.js').then((module) => module.show),
     ACCT_APPROVE: () => import('./cmd/acct/approval.js').then((module) => module.approve),
     ACCT_POLICY: () => import('./cmd/acct/approval.js').then((module) => module.policy),
+    ACCT_DISCLOSE: () => import('./cmd/acct/disclose.js'),
   },
   DEMO: { DEMO_RESET: () => import('./cmd/tools/demo-reset.js') },
   MCP: () => import('./cmd/tools/mcp.js').then((module) => module.withCommands(COMMANDS)),

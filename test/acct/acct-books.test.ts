@@ -340,6 +340,36 @@ it('three month-ends in naira: held across one, rolled, closed mid-month, a corr
       Number(toCents(div([BigInt(cents(line.debit) - cents(line.credit)), 100n], spot))),
     );
   }
+  // December's disclosures (IFRS 7): the hedge held at the year end — the one opened on 25 December and rolled on
+  // 1 January — its 20,000 USD nominal at the rate it was struck, maturing within a month; the carrying amount the
+  // books hold; the reserve reconciled as the roll-forward's December line (its adjustment included).
+  const yearEnd = deal.find(
+    (hedge) => dayOf(hedge.filledAtMs!) <= '2026-12-31' && dayOf(hedge.closedAtMs!) > '2026-12-31',
+  )!;
+  const disclosed = okJson(await hedge(['acct', 'disclose', '--period', '2026-12', '--json']));
+  const figure = (paragraph: string, item: string) =>
+    disclosed.find((line: Record<string, unknown>) => line.paragraph === paragraph && line.item === item);
+  expect([yearEnd.notionalUsd, dayOf(yearEnd.filledAtMs!)]).toEqual([20_000, '2026-12-25']);
+  for (const item of ['nominal amount', 'nominal maturing up to 1 month'])
+    expect(figure(item === 'nominal amount' ? '24A(d)' : '23B', item)).toMatchObject({
+      amount: 20000,
+      currency: 'USD',
+      average_rate: exactText(exact(String(yearEnd.struckRate))!),
+      rate_quote: 'NGN per USDT',
+    });
+  const carrying = rows[1].instrument_carrying;
+  expect(figure('24A(a)–(b)', `carrying amount: ${carrying >= 0 ? 'assets' : 'liabilities'}`).amount).toBe(
+    Math.abs(carrying),
+  );
+  expect(
+    [
+      'reserve: opening',
+      'reserve: effective part (OCI)',
+      'reserve: adjustment of a closed month',
+      'reserve: closing',
+    ].map((item) => figure('24E(a), 24F', item).amount),
+  ).toEqual([december.reserve_open, december.effective, december.adjustment, december.reserve_close]);
+  expect(figure('24C(b)(i)', 'hedging gain or loss in OCI').amount).toBe(december.effective);
   // Nothing after the relationship ended: no line dated after the payment, and February has none.
   expect(journal.every((line) => line.date <= '2027-01-20')).toBe(true);
   expect(okJson(await hedge(['acct', 'journal', ID, '--period', '2027-02', '--json']))).toEqual([]);

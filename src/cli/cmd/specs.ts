@@ -971,6 +971,30 @@ export const ACCT_POLICY = subcommand('policy', 'local', 'Four eyes: whether a s
   examples: ['hedge acct policy --four-eyes on', 'hedge acct policy --json'],
 });
 
+export const ACCT_DISCLOSE = subcommand(
+  'disclose',
+  'read',
+  "A period's hedge-accounting disclosures (IFRS 7, ASC 815)",
+  {
+    description:
+      "A period's hedge-accounting disclosures from the books, a line per figure with its paragraph, by risk category and type of hedge: IFRS 7 23B and 24A–24F (the instruments' carrying and nominal amounts and where they sit, the changes used to measure ineffectiveness, ineffectiveness and reclassifications and their lines, the reserve reconciled, the timing profile with average rates), or ASC 815's tabular disclosures",
+    options: options(
+      '--period <period>',
+      'a month (2026-11), a quarter (2026-Q4) or a year (2026)',
+      '--accounts <file>',
+      'a JSON map of each role to its GL account: the line items are named by them',
+      '--html <file>',
+      'also write them as a self-contained HTML page (no script, A4 printable)',
+    ),
+    examples: [
+      'hedge acct disclose --period 2019-Q1',
+      'hedge acct disclose --period 2018 --json',
+      'hedge acct disclose --period 2019-Q1 --accounts docs/examples/gl-accounts.json --format csv > disclosures.csv',
+      'hedge acct disclose --period 2019-Q1 --html disclosures.html',
+    ],
+  },
+);
+
 export const ACCT_LIST = subcommand(
   'list',
   'local',

@@ -415,6 +415,7 @@ async function deskHedges(client: HedgeClient, references: readonly string[]) {
       notional,
       entry,
       openedMs,
+      ...(record?.maturity_at !== undefined && { maturityMs: ms(record.maturity_at) }),
       closed: done && {
         atMs: ms(done.closedAt),
         gross: exactNumber(done.grossPnlUsd ?? 0),

@@ -7,6 +7,27 @@ import { asFunctional } from '../../core/markets.js';
 import type { Relationship } from './acct-files.js';
 import { centsNumber, div, exact, mul, sub, toCents, type Exact } from './acct-money.js';
 import { QUOTE } from './acct.js';
+import { ROLES } from './acct-rules.js';
+import { readBoundedJson } from '../../core/security/json-keys.js';
+import { MAX_INPUT_FILE_BYTES } from '../../core/security/bounded-read.js';
+import { readInputFile, type InputPorts } from '../write/input-file.js';
+import * as z from 'zod/mini';
+
+const ACCOUNTS = z.partialRecord(
+  z.enum(ROLES),
+  z.string().check(z.regex(/^[\x20-\x7e]{1,64}$/, 'expected a GL account')),
+);
+
+/** `--accounts FILE`: each role's GL account, or the line refusing the file. */
+export async function readAccounts(ctx: InputPorts, file: string): Promise<Readonly<Record<string, string>>> {
+  const { text, sourceName } = await readInputFile(ctx, file, 'accounts file');
+  const map = readBoundedJson(text, { maxBytes: MAX_INPUT_FILE_BYTES, maxDepth: 2 }, ACCOUNTS);
+  if (typeof map === 'string')
+    throw new UsageError(
+      `--accounts ${sourceName}: ${map}; expected {"role": "account"} for roles ${ROLES.join(', ')}.`,
+    );
+  return map;
+}
 
 type Row = Record<string, unknown>;
 

@@ -817,6 +817,8 @@ export interface DeskHedge {
   /** The price it was struck at; none for a hedge never filled. */
   entry?: Exact;
   openedMs: number;
+  /** When it matures, where its record says (the disclosures' timing profile). */
+  maturityMs?: number;
   /** What its history record realized (gross price P&L, carry and fees, on the account's side, USD) and when. */
   closed?: { atMs: number; gross: Exact; carry: Exact; fees: Exact };
 }

@@ -156,10 +156,9 @@ export function printMemo(
   );
 }
 
-/** A self-contained page (the report's styles, no script), printable on A4. */
-export function memoHtml(designation: Designation) {
-  const late = lateLine(designation);
-  const title = `Hedge designation memo: ${designation.relationship.id}`;
+/** A self-contained page (the report's styles, no script), printable on A4: its title, styles of its own, what
+ * comes before its header, its subtitle and its main part (HTML, escaped by the caller). */
+export function a4Page(title: string, style: string, before: string, subtitle: string, main: string) {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -168,26 +167,39 @@ export function memoHtml(designation: Designation) {
 <title>${escapeHtml(title)}</title>
 <style>${REPORT_STYLE}
 @page { size: A4 portrait; margin: 16mm 14mm; }
-.late { border: 2px solid var(--neg); color: var(--neg); font-weight: 700; padding: 8px 12px; border-radius: 4px; }
-table.memo th { width: 28%; color: var(--muted); font-weight: 600; }
-table.memo td { overflow-wrap: anywhere; }
-.judgement { color: var(--muted); margin-top: 18px; }
+${style}
 </style>
 </head>
 <body>
-${late.map((line) => `<p class="late">${escapeHtml(line)}</p>`).join('\n')}
-<header><div><h1>${escapeHtml(title)}</h1><p class="subtitle">Cash-flow hedge documentation, as recorded by hedge</p></div></header>
+${before}
+<header><div><h1>${escapeHtml(title)}</h1><p class="subtitle">${escapeHtml(subtitle)}</p></div></header>
 <main>
-<table class="memo"><tbody>
-${memoRows(designation)
-  .map(([label, text]) => `<tr><th scope="row">${escapeHtml(label)}</th><td>${escapeHtml(text)}</td></tr>`)
-  .join('\n')}
-</tbody></table>
-<p class="judgement">${escapeHtml(JUDGEMENT)}</p>
+${main}
 </main>
 </body>
 </html>
 `;
+}
+
+/** The memo as a page. */
+export function memoHtml(designation: Designation) {
+  return a4Page(
+    `Hedge designation memo: ${designation.relationship.id}`,
+    `.late { border: 2px solid var(--neg); color: var(--neg); font-weight: 700; padding: 8px 12px; border-radius: 4px; }
+table.memo th { width: 28%; color: var(--muted); font-weight: 600; }
+table.memo td { overflow-wrap: anywhere; }
+.judgement { color: var(--muted); margin-top: 18px; }`,
+    lateLine(designation)
+      .map((line) => `<p class="late">${escapeHtml(line)}</p>`)
+      .join('\n'),
+    'Cash-flow hedge documentation, as recorded by hedge',
+    `<table class="memo"><tbody>
+${memoRows(designation)
+  .map(([label, text]) => `<tr><th scope="row">${escapeHtml(label)}</th><td>${escapeHtml(text)}</td></tr>`)
+  .join('\n')}
+</tbody></table>
+<p class="judgement">${escapeHtml(JUDGEMENT)}</p>`,
+  );
 }
 
 /** A relationship's id is read whole (a column waits for a wider terminal before one is cut). */

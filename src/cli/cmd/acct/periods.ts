@@ -1,11 +1,10 @@
 // `hedge acct test`, `reserve`, `journal` and `close`: the books over a range (acct-ledger), a row a relationship and
 // month, printed; a relationship that cannot be valued is named under the others, and the command ends non-zero.
-import * as z from 'zod/mini';
 import { type CommandContext, describeError, type In, safeText, UsageError } from '../command-input.js';
 import type { InputPorts } from '../../../features/write/input-file.js';
 import { parseDate } from '../../../features/acct/acct-files.js';
 import { parsePeriod } from '../../../features/acct/acct.js';
-import { criticalTermsLine, ROLES, type Role } from '../../../features/acct/acct-rules.js';
+import { criticalTermsLine, type Role } from '../../../features/acct/acct-rules.js';
 import { booksFor, closeMonths, type BooksRequest, type NotValued } from '../../../features/acct/acct-ledger.js';
 import {
   byRelationship,
@@ -16,10 +15,7 @@ import {
   testNotes,
 } from '../../../features/acct/acct-view.js';
 import { heldNote } from '../../../features/acct/acct-approval.js';
-import { postingLines, unmappedRoles } from '../../../features/acct/acct-posting.js';
-import { readBoundedJson } from '../../../core/security/json-keys.js';
-import { MAX_INPUT_FILE_BYTES } from '../../../core/security/bounded-read.js';
-import { readInputFile } from '../../../features/write/input-file.js';
+import { postingLines, readAccounts, unmappedRoles } from '../../../features/acct/acct-posting.js';
 
 type Row = Record<string, unknown>;
 
@@ -32,11 +28,6 @@ export type Options = InputPorts &
     CommandContext,
     'client' | 'credentials' | 'env' | 'journal' | 'journalChoice' | 'output' | 'rememberForCompletion'
   >;
-
-const ACCOUNTS = z.partialRecord(
-  z.enum(ROLES),
-  z.string().check(z.regex(/^[\x20-\x7e]{1,64}$/, 'expected a GL account')),
-);
 
 /** The range `--period` or `--as-of` asks for (at most one of them), with the relationship and its values file. */
 function requestOf(id: string | undefined, options: { period?: string; asOf?: string; values?: string }): BooksRequest {
@@ -169,16 +160,7 @@ export const reserve = {
 export const journal = {
   async run(ctx: Options, { args, options }: In<'ACCT_JOURNAL'>) {
     const request = requestOf(args.id, options);
-    let accounts: Partial<Record<Role, string>> = {};
-    if (options.accounts !== undefined) {
-      const { text, sourceName } = await readInputFile(ctx, options.accounts, 'accounts file');
-      const map = readBoundedJson(text, { maxBytes: MAX_INPUT_FILE_BYTES, maxDepth: 2 }, ACCOUNTS);
-      if (typeof map === 'string')
-        throw new UsageError(
-          `--accounts ${sourceName}: ${map}; expected {"role": "account"} for roles ${ROLES.join(', ')}.`,
-        );
-      accounts = map;
-    }
+    const accounts = options.accounts === undefined ? {} : await readAccounts(ctx, options.accounts);
     const { gl, entity, ledger } = options;
     if (gl && options.accounts === undefined)
       throw new UsageError('--gl: needs --accounts FILE, the GL account of each role posted to.');
