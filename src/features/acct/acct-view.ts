@@ -52,7 +52,7 @@ function memoRows(designation: Designation) {
       Relationship: rel.id,
       Framework: `${rules.name}, cash-flow hedge`,
       Designated: rel.designated_at,
-      Recorded: designation.recordedAt,
+      Recorded: `${designation.recordedAt}${designation.recordedBy === undefined ? '' : ` by ${designation.recordedBy}`}`,
       'Record hash': designation.hash,
       'Objective and strategy': rel.objective,
       'Hedged item': `${item.description}: ${money(item.amount)} ${item.currency} (${item.kind}), expected ${item.expected_date}`,

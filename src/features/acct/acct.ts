@@ -12,7 +12,7 @@ import { readHistoryRecord } from '../../platform/api/wire/fields.js';
 import { readDeal } from '../book/deal.js';
 import { recordStanding } from '../book/book.js';
 import { walkHistory } from '../report/report.js';
-import { appendRecords, noKeyConfigured, readRecords, type AcctRecord } from './acct-store.js';
+import { appendRecords, madeBy, noKeyConfigured, readRecords, type AcctRecord } from './acct-store.js';
 import { approvals, heldOf, pendingProblem } from './acct-approval.js';
 import type { RatesFileRow, Relationship } from './acct-files.js';
 import {
@@ -50,6 +50,8 @@ export interface AcctEvent {
 export interface Designation {
   relationship: Relationship;
   recordedAt: string;
+  /** Who recorded it (none for an older hedge's record made with a key from the environment). */
+  recordedBy?: string;
   recordedLate?: string;
   hash: string;
   events: AcctEvent[];
@@ -303,6 +305,7 @@ export const designationOf = (record: AcctRecord): Designation => {
   return {
     relationship: body.relationship,
     recordedAt: record.recorded_at,
+    ...(madeBy(record) !== undefined && { recordedBy: madeBy(record) }),
     recordedLate: body.recorded_late,
     hash: record.hash,
     events: [],
