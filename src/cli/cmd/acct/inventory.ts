@@ -1,10 +1,11 @@
 // `hedge acct list`, `hedge acct show ID` and `hedge acct entities [FILE]`: the relationships recorded, one's memo
 // reprinted with its events, and the group's entities declared or listed.
 import { type CommandContext, type In, UsageError } from '../command-input.js';
-import { declareEntities, lifeOf, readState, type AcctPorts } from '../../../features/acct/acct.js';
+import { declareEntities, designationOf, readState, standingOf, type AcctPorts } from '../../../features/acct/acct.js';
 import { recordsElsewhere } from '../../../features/acct/acct-store.js';
 import { parseEntities } from '../../../features/acct/acct-files.js';
 import { readInputFile, type InputPorts } from '../../../features/write/input-file.js';
+import { heldNote, subjectOf } from '../../../features/acct/acct-approval.js';
 import { ENTITY_FIELDS, LIST_FIELDS, printMemo } from '../../../features/acct/acct-view.js';
 import { formatMoney } from '../../../core/number-format.js';
 
@@ -16,11 +17,19 @@ export type Options = Pick<
 
 export const list = {
   async run(ctx: Options, _input: In<'ACCT_LIST'>) {
-    const { relationships, closes } = await readState(ctx);
+    const state = await readState(ctx);
+    const { relationships, closes, approval } = state;
     ctx.rememberForCompletion({ relationships: [...relationships.keys()] });
-    const rows = [...relationships.values()].map((designation) => {
+    // A designation four eyes holds is listed with its record: it counts once approved.
+    const waiting = approval.pending.flatMap((record) =>
+      record.kind === 'designation' ? [{ ...designationOf(record), waiting: record.seq }] : [],
+    );
+    const rows = [...relationships.values(), ...waiting].map((designation) => {
       const { relationship: rel } = designation;
-      const life = lifeOf(designation);
+      const standing =
+        'waiting' in designation
+          ? { status: `pending approval (record ${designation.waiting})`, pending: [] }
+          : standingOf(designation, state);
       // The reserve as the last closed period left it: a figure of the books, not one computed now.
       const closed = closes
         .flatMap((close) => close.reserve.filter((row) => row.relationship_id === rel.id))
@@ -36,7 +45,10 @@ export const list = {
           'references' in instrument
             ? instrument.references.join(' ')
             : `forward ${formatMoney(Number(instrument.notional))} ${instrument.currency} at ${instrument.contract_rate}, ${instrument.maturity}`,
-        status: life.endedOn ? `${life.endedBy} ${life.endedOn}` : 'designated',
+        status: [
+          standing.status,
+          ...standing.pending.map((each) => `${each.what} pending approval (record ${each.seq})`),
+        ].join('; '),
         reserve: closed ? closed.reserve_close : null,
         reserve_as_of: closed ? closed.period_end : null,
       };
@@ -50,8 +62,10 @@ export const list = {
 
 export const show = {
   async run(ctx: Options, { args, options }: In<'ACCT_SHOW'>) {
-    const { relationships } = await readState(ctx);
-    const designation = relationships.get(args.id);
+    const { relationships, approval } = await readState(ctx);
+    const waiting = approval.pending.find((record) => record.kind === 'designation' && subjectOf(record) === args.id);
+    if (waiting) ctx.output.warn(`${args.id}: ${heldNote(waiting.seq)}`);
+    const designation = relationships.get(args.id) ?? (waiting && designationOf(waiting));
     if (!designation)
       throw new UsageError(
         `id: no relationship ${args.id} is designated; hedge acct list lists them.${relationships.size ? '' : await recordsElsewhere(ctx)}`,
