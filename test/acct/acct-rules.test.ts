@@ -326,3 +326,14 @@ it("the rules table: a row for each framework and kind of hedge, each paragraph 
       expect(FRAMEWORK_RULES[framework].types[type]).toBeDefined();
     }
 });
+
+it('de-designation by choice: each framework’s rule in the table, its paragraphs in docs/accounting.md’s row', () => {
+  const docs = readFileSync(join(ROOT, 'docs', 'accounting.md'), 'utf8');
+  const row = docs.split('\n').find((line) => line.startsWith('| de-designation by choice |'))!;
+  const cells = row.split(' | ').slice(1);
+  FRAMEWORKS.forEach((framework, index) => {
+    const rules = FRAMEWORK_RULES[framework];
+    expect(cells[index].startsWith(rules.voluntaryDiscontinuation ? 'allowed' : 'refused'), framework).toBe(true);
+    expect(cells[index]).toContain(rules.cites.voluntary.replace(/^(IFRS 9 |IAS 39\.|ASC )/, ''));
+  });
+});

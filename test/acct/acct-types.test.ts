@@ -526,6 +526,14 @@ describe('what each kind of hedge takes is its row of the rules table: the rest 
       2,
       '--not-expected: US01-NG01-NI is a net-investment hedge, which has no transaction to expect; the translation reserve stays until the operation is disposed of.',
     );
+    // IFRS 9 ends a net investment's hedge accounting on a ground as any other's; it has no transaction to stop
+    // expecting, so none is offered.
+    const ungrounded = exits(
+      await run(['acct', 'event', 'US01-NG01-NI', '--de-designate', '2026-02-01', '--reason', 'sold']),
+      2,
+      '--ground: a de-designation without its ground is refused under IFRS 9, which discontinues hedge accounting only when the relationship no longer meets the qualifying criteria (IFRS 9 6.5.6)',
+    );
+    expect(ungrounded.stderr).not.toContain('--not-expected');
     exits(
       await run(['acct', 'event', 'US01-NG01-NI', '--disposed', '2026-02-01', '--reason', 'x']),
       2,

@@ -101,11 +101,14 @@ export const FRAMEWORK_RULES = {
     /** The `excluded` values allowed: to profit or loss, or the cost of hedging reserve. */
     excluded: ['pnl', 'cost_of_hedging_reserve'],
     rebalancing: true,
+    /** Whether hedge accounting may be discontinued by choice (a de-designation on no ground of the standard's). */
+    voluntaryDiscontinuation: false,
     cites: {
       documentation: 'IFRS 9 6.4.1(b)',
       effectiveness: 'IFRS 9 6.4.1(c), B6.4.12',
       excluded: 'IFRS 9 6.5.15–16, B6.5.34',
       rebalancing: 'IFRS 9 6.5.5, B6.5.7–B6.5.21',
+      voluntary: 'IFRS 9 6.5.6',
     },
     types: {
       cash_flow: {
@@ -142,11 +145,13 @@ export const FRAMEWORK_RULES = {
     brightLine: [0.8, 1.25],
     excluded: ['pnl'],
     rebalancing: false,
+    voluntaryDiscontinuation: true,
     cites: {
       documentation: 'IAS 39.88(a)',
       effectiveness: 'IAS 39.88(b), 88(e), AG105, AG113',
       excluded: 'IAS 39.74(b)',
       rebalancing: 'none in IAS 39',
+      voluntary: 'IAS 39.91(c), 101(d)',
     },
     types: {
       cash_flow: {
@@ -179,11 +184,13 @@ export const FRAMEWORK_RULES = {
     brightLine: [0.8, 1.25],
     excluded: ['pnl', 'amortised'],
     rebalancing: false,
+    voluntaryDiscontinuation: true,
     cites: {
       documentation: 'ASC 815-20-25-3',
       effectiveness: 'ASC 815-20-25-75 to 25-79, 815-20-35-2',
       excluded: 'ASC 815-20-25-83A to 25-83B',
       rebalancing: 'none in ASC 815',
+      voluntary: 'ASC 815-25-40-1(c), 815-30-40-1(c)',
     },
     types: {
       cash_flow: {

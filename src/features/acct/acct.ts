@@ -457,20 +457,15 @@ export const EVENT_KINDS = [
 
 export type Ground = (typeof DE_DESIGNATION_GROUNDS)[number];
 
-/** Whether each framework lets hedge accounting be discontinued by choice, and where it says so. */
-const VOLUNTARY_DISCONTINUATION = {
-  ifrs9: { allowed: false, cite: 'IFRS 9 6.5.6' },
-  ias39: { allowed: true, cite: 'IAS 39.101(d)' },
-  asc815: { allowed: true, cite: 'ASC 815-30-40-1(c)' },
-} as const;
-
-/** What a de-designation's grounds refuse (one line), or nothing: IFRS 9 discontinues only on one of its grounds. */
+/** What a de-designation's grounds refuse (one line), or nothing: a framework that allows no voluntary discontinuation
+ * (IFRS 9) de-designates only on one of its grounds. */
 function groundProblem(rel: Relationship, event: AcctEvent) {
   if (event.type !== 'de-designated') return;
-  const rule = VOLUNTARY_DISCONTINUATION[rel.framework];
+  const rules = ruleOf(rel.framework, rel.type);
   const named = event.ground ?? (event.still_expected === false ? 'not-expected' : undefined);
-  if (rule.allowed || (named !== undefined && named !== 'voluntary')) return;
-  return `--ground: ${named === 'voluntary' ? 'a voluntary de-designation is' : 'a de-designation without its ground is'} refused under IFRS 9, which discontinues hedge accounting only when the relationship no longer meets the qualifying criteria (${rule.cite}): expected objective-changed (the risk management objective changed, B6.5.26(a)), criteria-not-met, instrument-ended (the instrument expired or was sold, terminated or exercised), or --not-expected (the transaction is no longer expected, 6.5.12(b)).`;
+  if (rules.voluntaryDiscontinuation || (named !== undefined && named !== 'voluntary')) return;
+  const expected = rules.ends === 'occurred' ? ', or --not-expected (the transaction is no longer expected)' : '';
+  return `--ground: ${named === 'voluntary' ? 'a voluntary de-designation is' : 'a de-designation without its ground is'} refused under ${rules.name}, which discontinues hedge accounting only when the relationship no longer meets the qualifying criteria (${rules.cites.voluntary}): expected objective-changed (the risk management objective changed, B6.5.26(a)), criteria-not-met, instrument-ended (the instrument expired or was sold, terminated or exercised)${expected}.`;
 }
 
 /** Records an event of the relationship's life, in date order: an occurrence (in parts), a disposal, a de-designation, a
