@@ -56,6 +56,7 @@ _hedge_options() {
     'acct journal') REPLY='--as-of --period --entity --accounts --gl --ledger --values --until' ;;
     'acct close') REPLY='--period --entity --values --by' ;;
     'acct show') REPLY='--markdown' ;;
+    'acct entities') REPLY='--by' ;;
     'acct approve') REPLY='--reject --reason --by' ;;
     'acct policy') REPLY='--four-eyes --by' ;;
     'acct disclose') REPLY='--period --accounts --html' ;;

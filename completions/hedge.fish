@@ -404,6 +404,7 @@ complete -c hedge -n '__hedge_path_is acct close' -l values -x -d 'a relationshi
 complete -c hedge -n '__hedge_path_is acct close' -l by -x -d 'who makes the record (default HEDGE_USER or user@host)'
 complete -c hedge -n '__hedge_path_is acct show' -l markdown -d 'print the memo in Markdown'
 complete -c hedge -n '__hedge_arg_at 0 acct show' -a '(__hedge_words relationships)'
+complete -c hedge -n '__hedge_path_is acct entities' -l by -x -d 'who makes the record (default HEDGE_USER or user@host)'
 complete -c hedge -n '__hedge_path_is acct approve' -l reject -d 'reject it instead: it never counts (needs --reason)'
 complete -c hedge -n '__hedge_path_is acct approve' -l reason -x -d 'with --reject: why'
 complete -c hedge -n '__hedge_path_is acct approve' -l by -x -d 'who makes the record (default HEDGE_USER or user@host)'

@@ -188,3 +188,94 @@ it('acct list: each relationship’s status as the books hold it — designated,
     ['SOLD', 'ended 2019-02-01'],
   ]);
 });
+
+it('a group’s entities: their declaration is a record four eyes holds, made --by; an entity’s close waits in its own books, and its approval names them', async () => {
+  const { dir, run, log } = setUp();
+  const example = (name: string) => join(ROOT, 'docs', 'examples', name);
+  const LATE_TOO = ['--recorded-late', 'brought over from the treasury spreadsheet'];
+  ok(await run(['acct', 'policy', '--four-eyes', 'on']));
+  // Declared by Chidi: one record an entity, both pending; listed so, and nothing designated in them meanwhile.
+  const declared = okJson(await run(['acct', 'entities', example('entities.json'), '--by', 'Chidi Eze', '--json']));
+  expect(declared).toEqual({ declared: 2, pending_approval: [2, 3] });
+  expect(
+    (okJson(await run(['acct', 'entities', '--json'])) as Array<Record<string, unknown>>).map((row) => [
+      row.code,
+      row.status,
+    ]),
+  ).toEqual([
+    ['US01', 'pending approval (record 2)'],
+    ['NG01', 'pending approval (record 3)'],
+  ]);
+  exits(
+    await run(['acct', 'designate', example('fair-value.json'), ...LATE_TOO]),
+    2,
+    "entity: NG01's entity (record 3, by Chidi Eze) awaits approval",
+  );
+  exits(
+    await run(['acct', 'entities', example('entities.json')]),
+    2,
+    "code: US01's entity (record 2, by Chidi Eze) awaits approval",
+  );
+  exits(
+    await run(['acct', 'approve', '2', '--by', 'chidi eze']),
+    2,
+    'RECORD: record 2 was made by Chidi Eze, who cannot approve it',
+  );
+  exits(await run(['acct', 'approve', '2']), 0, 'Approved record 2 (entity of US01, by Chidi Eze)');
+  ok(await run(['acct', 'approve', '3']));
+  // The books of both entities: the rates, and both relationships designated and approved.
+  ok(await run(['acct', 'rates', example('rates-usdngn.csv'), '--market', 'USDNGN', '--quote', 'NGN per USD']));
+  exits(await run(['acct', 'designate', example('fair-value.json'), ...LATE_TOO]), 0, 'as record 7');
+  exits(await run(['acct', 'designate', example('net-investment.json'), ...LATE_TOO]), 0, 'as record 8');
+  ok(await run(['acct', 'approve', '7'], BOLA));
+  ok(await run(['acct', 'approve', '8'], BOLA));
+  // NG01's first month held pending: its next month waits for it; US01's books close apart, meanwhile.
+  const august = okJson(await run(['acct', 'close', '--period', '2025-08', '--entity', 'NG01', '--json']));
+  expect(august).toMatchObject({ entity: 'NG01', months: ['2025-08'], pending_approval: [11] });
+  exits(await run(['acct', 'close', '--period', '2024-10', '--entity', 'US01']), 0, 'as record 12');
+  exits(
+    await run(['acct', 'close', '--period', '2025-09', '--entity', 'NG01']),
+    2,
+    "--period: 2025-08's close in NG01's books (record 11, by Ada Obi) awaits approval",
+  );
+  expect(okJson(await run(['acct', 'policy', '--json'])).pending).toEqual([
+    {
+      seq: 11,
+      kind: 'close',
+      subject: '2025-08',
+      entity: 'NG01',
+      by: 'Ada Obi',
+      recorded_at: '2026-03-02T12:00:00.000Z',
+    },
+    {
+      seq: 12,
+      kind: 'close',
+      subject: '2024-10',
+      entity: 'US01',
+      by: 'Ada Obi',
+      recorded_at: '2026-03-02T12:00:00.000Z',
+    },
+  ]);
+  // The approval names the close by number and hash and the entity whose books it closes.
+  exits(
+    await run(['acct', 'approve', '11'], BOLA),
+    0,
+    "Approved record 11 (close of 2025-08 in NG01's books, by Ada Obi)",
+  );
+  const { records } = JSON.parse(readFileSync(join(dir, 'acct', 'local', 'records.json'), 'utf8'));
+  expect(records[12].body).toEqual({ record: 11, hash: records[10].hash, entity: 'NG01' });
+  const trail = okJson(await run(['acct', 'log', '--json'])) as Array<Record<string, unknown>>;
+  expect(trail.at(-1)).toMatchObject({
+    kind: 'approval',
+    subject: '2025-08',
+    what: "approved record 11 (close in NG01's books, by Ada Obi)",
+  });
+  expect(trail.slice(1, 3).map((row) => [row.kind, row.subject, row.by, row.approval])).toEqual([
+    ['entity', 'US01', 'Chidi Eze', 'approved by Ada Obi (record 4)'],
+    ['entity', 'NG01', 'Chidi Eze', 'approved by Ada Obi (record 5)'],
+  ]);
+  // NG01's next month closes now, US01's first still pending.
+  ok(await run(['acct', 'close', '--period', '2025-09', '--entity', 'NG01'], BOLA));
+  expect((await log()).at(-1)).toEqual([14, 'close', 'Bola Ade', 'pending approval']);
+  exits(await run(['acct', 'close', '--period', '2024-11', '--entity', 'US01']), 2, "2024-10's close in US01's books");
+});

@@ -359,8 +359,14 @@ describe('entities: each declared once, every report and close one entity’s bo
 
   it('declared once: the same again adds nothing, other figures are refused, one default at most', async () => {
     const { run, file } = setUp();
-    expect(okJson(await run(['acct', 'entities', example('entities.json'), '--json']))).toEqual({ declared: 2 });
-    expect(okJson(await run(['acct', 'entities', example('entities.json'), '--json']))).toEqual({ declared: 0 });
+    expect(okJson(await run(['acct', 'entities', example('entities.json'), '--json']))).toEqual({
+      declared: 2,
+      pending_approval: [],
+    });
+    expect(okJson(await run(['acct', 'entities', example('entities.json'), '--json']))).toEqual({
+      declared: 0,
+      pending_approval: [],
+    });
     const renamed = file('renamed.json', {
       entities: [{ code: 'NG01', name: 'Acme Nigeria Plc', functional_currency: 'NGN' }],
     });

@@ -916,7 +916,7 @@ export const ACCT_CLOSE = subcommand('close', 'local', 'Close a period: its figu
 
 export const ACCT_APPROVE = subcommand('approve', 'local', 'Approve or reject a pending record (four eyes)', {
   description:
-    'Approve a record four eyes holds pending (a designation, a correction, a de-designation, a close, turning four eyes off) so that it counts: an approval record of its own in the same chain, by another person than the one who made it; with --reject, it never counts (the maker may withdraw their own)',
+    'Approve a record four eyes holds pending (a designation, a correction, a de-designation, a close, an entity declared, turning four eyes off) so that it counts: an approval record of its own in the same chain, by another person than the one who made it; with --reject, it never counts (the maker may withdraw their own)',
   args: [arg('record', 'the pending record’s number (hedge acct log shows it)')],
   options: options(
     '--reject',
@@ -934,7 +934,7 @@ export const ACCT_APPROVE = subcommand('approve', 'local', 'Approve or reject a 
 
 export const ACCT_POLICY = subcommand('policy', 'local', 'Four eyes: a second person approves what counts', {
   description:
-    'Show the records policy, or set it: with four eyes on, a designation, a correction, a de-designation and a close are recorded pending and count once another person approves them (hedge acct approve); turning it off is approved the same way',
+    'Show the records policy, or set it: with four eyes on, a designation, a correction, a de-designation, a close and an entity declared are recorded pending and count once another person approves them (hedge acct approve); turning it off is approved the same way',
   options: options(
     '--four-eyes <on|off>',
     'turn four eyes on (at once) or off (once approved)',
@@ -973,6 +973,7 @@ export const ACCT_ENTITIES = subcommand('entities', 'local', "Declare the group'
   description:
     'Declare the group\'s entities from a JSON file ({"entities": [{"code", "name", "functional_currency", "default"}]}): each once, never edited, one of them the default that holds the relationships naming none; without a file, list those declared',
   args: [optional(arg('file', 'the entities file (JSON; its fields: docs/accounting.md)'))],
+  options: options(ACCT_BY),
   examples: ['hedge acct entities docs/examples/entities.json', 'hedge acct entities --json'],
 });
 

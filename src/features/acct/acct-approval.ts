@@ -12,7 +12,7 @@ function awaits({ kind, body }: AcctRecord, fourEyes: boolean) {
   if (!fourEyes) return false;
   if (kind === 'event') return (body as Body).type === 'de-designated';
   if (kind === 'policy') return (body as Body).four_eyes === false;
-  return kind === 'designation' || kind === 'correction' || kind === 'close';
+  return kind === 'designation' || kind === 'correction' || kind === 'close' || kind === 'entity';
 }
 
 /** Which records count: those four eyes did not hold, and those held that another person approved (a rejected one
@@ -37,7 +37,8 @@ export function approvals(records: readonly AcctRecord[]) {
 }
 export type Approvals = ReturnType<typeof approvals>;
 
-/** What a record is of: its relationship, its market, its period, its entity, or the policy. */
+/** What a record is of: its relationship, its market, its period (a close's, whatever its entity), an entity
+ * declared, or the policy. */
 export function subjectOf({ kind, body }: AcctRecord): string {
   const of = body as Body;
   if (kind === 'designation') return (of.relationship as Body).id;
@@ -48,17 +49,27 @@ export function subjectOf({ kind, body }: AcctRecord): string {
   return of.relationship_id;
 }
 
-/** What a pending record of a relationship, a market or a period stops, said: another person approves it first. */
+/** What a pending record of a relationship, a market, a period or an entity stops, said: another person approves it
+ * first. */
 export function pendingProblem(state: Approvals, subject: string, option: string) {
   const held = state.pending.find((record) => subjectOf(record) === subject);
-  if (!held) return;
-  return `${option}: ${subject}'s ${held.kind} (record ${held.seq}, by ${madeBy(held)}) awaits approval: it counts, and more is recorded of ${subject}, once another person approves it (hedge acct approve ${held.seq}) or it is rejected (hedge acct approve ${held.seq} --reject --reason TEXT).`;
+  return held && awaitsSaid(held, option);
 }
+
+/** A record four eyes holds, said as what it stops. */
+export function awaitsSaid(held: AcctRecord, option: string) {
+  const [subject, books] = [subjectOf(held), booksSaid(held)];
+  return `${option}: ${subject}'s ${held.kind}${books} (record ${held.seq}, by ${madeBy(held)}) awaits approval: it counts, and more is recorded of ${subject}${books}, once another person approves it (hedge acct approve ${held.seq}) or it is rejected (hedge acct approve ${held.seq} --reject --reason TEXT).`;
+}
+
+/** The entity whose books a close closes, as said beside its period (' in NG01's books'), or ''. */
+export const booksSaid = ({ kind, body }: Pick<AcctRecord, 'kind' | 'body'>) =>
+  kind === 'close' && typeof body.entity === 'string' ? ` in ${body.entity}'s books` : '';
 
 type Ports = Parameters<typeof appendRecords>[0];
 
 /** Approves a pending record (another person than its maker only), or rejects it (`reject`: why; the maker may withdraw
- * their own): an approval record naming it by number and hash. */
+ * their own): an approval record naming it by number and hash, and a close's by the entity whose books it closes. */
 export async function decide(ctx: Ports, seq: number, reject: string | undefined, by: string | undefined) {
   const [added] = await appendRecords(
     ctx,
@@ -82,7 +93,15 @@ export async function decide(ctx: Ports, seq: number, reject: string | undefined
         throw new UsageError(
           `RECORD: record ${seq} was made by ${maker}, who cannot approve it: four eyes asks another person (they run hedge acct approve ${seq}).`,
         );
-      return [{ record: seq, hash: target.hash, ...(reject !== undefined && { rejected: true, reason: reject }) }];
+      const entity = target.kind === 'close' ? target.body.entity : undefined;
+      return [
+        {
+          record: seq,
+          hash: target.hash,
+          ...(entity !== undefined && { entity }),
+          ...(reject !== undefined && { rejected: true, reason: reject }),
+        },
+      ];
     },
     { by },
   );
@@ -105,12 +124,18 @@ export async function setPolicy(ctx: Ports, fourEyes: boolean, by?: string) {
   return added[0];
 }
 
-/** The number of the record among `added` (appended after `before`) that four eyes holds pending, if any. */
+/** The numbers of the records among `added` (appended after `before`) that four eyes holds pending (a quarter's close
+ * is a record a month, a declaration one an entity). */
 export function heldOf(before: readonly AcctRecord[], added: readonly AcctRecord[]) {
   const { pending } = approvals([...before, ...added]);
-  return added.find((record) => pending.includes(record))?.seq;
+  return added.filter((record) => pending.includes(record)).map((record) => record.seq);
 }
 
-/** What a person is told of a record four eyes holds. */
-export const heldNote = (seq: number) =>
-  `Recorded pending approval as record ${seq}: it counts once another person approves it (hedge acct approve ${seq}).`;
+/** What a person is told of the records four eyes holds ('' for none). */
+export function heldNote(seqs: readonly number[]) {
+  if (!seqs.length) return '';
+  const [first] = seqs;
+  return seqs.length === 1
+    ? `Recorded pending approval as record ${first}: it counts once another person approves it (hedge acct approve ${first}).`
+    : `Recorded pending approval as records ${seqs.join(', ')}: each counts once another person approves it (hedge acct approve ${first}, and each of the others).`;
+}

@@ -32,7 +32,7 @@ import {
   type Recorded,
 } from './acct.js';
 import { appendRecords, recordsElsewhere, type AcctRecord } from './acct-store.js';
-import { heldOf, pendingProblem, subjectOf } from './acct-approval.js';
+import { awaitsSaid, heldOf, pendingProblem } from './acct-approval.js';
 import type { JsonObject } from '../../core/objects.js';
 
 type Row = Record<string, unknown>;
@@ -552,7 +552,7 @@ function monthsToClose(state: Recorded, period: { name: string; from: string; to
   const waiting = state.approval.pending.find(
     (record) => record.kind === 'close' && closeEntity(state, record.body) === entity,
   );
-  if (waiting) throw new UsageError(pendingProblem(state.approval, subjectOf(waiting), '--period')!);
+  if (waiting) throw new UsageError(awaitsSaid(waiting, '--period'));
   const last = closedTo(state.closes);
   const open = monthsOf(period.from, period.to).filter((month) => month.to > last);
   if (!open.length) {

@@ -433,6 +433,7 @@ export const ENTITY_FIELDS = fieldTable(`
   name  Name  text
   functional_currency  Currency  text
   default  Default  text
+  status  Status  text
 `);
 
 /** The columns of `hedge acct log` (its JSON has each record's hash too). */

@@ -13,7 +13,7 @@ import { readDeal } from '../book/deal.js';
 import { recordStanding } from '../book/book.js';
 import { walkHistory } from '../report/report.js';
 import { appendRecords, madeBy, noKeyConfigured, readRecords, type AcctRecord } from './acct-store.js';
-import { approvals, heldOf, pendingProblem } from './acct-approval.js';
+import { approvals, awaitsSaid, heldOf, pendingProblem } from './acct-approval.js';
 import type { Entity, RatesFileRow, Relationship } from './acct-files.js';
 import {
   absCents,
@@ -406,7 +406,10 @@ function entityProblem(rel: Relationship, state: Recorded, quote: string | undef
   const { entities } = state;
   const declared = `declared: ${[...entities.keys()].join(', ') || 'none'}; declare it first (hedge acct entities FILE)`;
   if (rel.entity !== undefined && !entities.has(rel.entity))
-    return `entity: ${rel.entity} is not a declared entity (${declared}).`;
+    return (
+      pendingProblem(state.approval, rel.entity, 'entity') ??
+      `entity: ${rel.entity} is not a declared entity (${declared}).`
+    );
   const code = entityOf(rel, entities);
   if (code === undefined && entities.size)
     return `entity: missing; the books are kept by entity (${[...entities.keys()].join(', ')}): name the one this relationship is in.`;
@@ -656,46 +659,52 @@ export function lifeOf({ relationship: rel, events }: Designation) {
   };
 }
 
-/** Declares the group's entities, each once: one declared already with the same figures adds nothing, with others is
- * refused (an entity is never edited); at most one holds the relationships that name none, and once any entity is
- * declared, one must hold those already designated naming none, in their currency. Returns how many were added. */
-export async function declareEntities(ctx: AcctPorts, given: readonly Entity[]) {
-  let added = 0;
-  await appendRecords(ctx, 'entity', (records) => {
-    const state = recorded(records);
-    const fresh: Entity[] = [];
-    for (const entity of given) {
-      const known = state.entities.get(entity.code) ?? fresh.find((each) => each.code === entity.code);
-      const same = known && canonicalEntity(known) === canonicalEntity(entity);
-      if (known && !same)
-        throw new UsageError(
-          `code: ${entity.code} is declared already (${known.name}, books in ${known.functional_currency}${known.default ? ', the default' : ''}); an entity is declared once and never edited.`,
-        );
-      if (!known) fresh.push(entity);
-    }
-    const all = [...state.entities.values(), ...fresh];
-    const defaults = all.filter((each) => each.default);
-    if (defaults.length > 1)
-      throw new UsageError(
-        `default: ${defaults.map((each) => each.code).join(' and ')} are each the default; one entity at most holds the relationships that name none.`,
-      );
-    const unnamed = [...state.relationships.values()].filter(({ relationship }) => relationship.entity === undefined);
-    if (unnamed.length && !defaults.length)
-      throw new UsageError(
-        `default: ${unnamed.map(({ relationship }) => relationship.id).join(', ')} name no entity; mark the entity whose books they are in with "default": true.`,
-      );
-    for (const { relationship: rel } of unnamed) {
-      const quote = state.rates.get(rel.market)?.quote;
-      const currency = rel.functional_currency ?? (quote && functionalCurrency(rel, quote));
-      if (currency && asFunctional(currency) !== asFunctional(defaults[0].functional_currency))
-        throw new UsageError(
-          `default: ${defaults[0].code}'s books are in ${defaults[0].functional_currency}, and ${rel.id}, which names no entity, is in ${currency}; mark the entity whose books it is in as the default.`,
-        );
-    }
-    added = fresh.length;
-    return fresh.map((entity) => ({ ...entity }));
+/** Declares the group's entities, each once, made `by` (--by): one declared already with the same figures adds nothing,
+ * with others is refused (an entity is never edited); at most one holds the relationships that name none, and once any
+ * entity is declared, one must hold those already designated naming none, in their currency; a declaration four eyes
+ * holds is decided before the next. Returns how many were added, and the records four eyes holds. */
+export async function declareEntities(ctx: AcctPorts, given: readonly Entity[], by?: string) {
+  let before: readonly AcctRecord[] = [];
+  const made = await appendRecords(ctx, 'entity', (records) => entityBodies(recorded((before = records)), given), {
+    by,
   });
-  return added;
+  return { added: made.length, held: heldOf(before, made) };
+}
+
+/** The records a declaration appends, judged against the records there: one line refusing it. */
+function entityBodies(state: Recorded, given: readonly Entity[]) {
+  const waiting = state.approval.pending.find((record) => record.kind === 'entity');
+  if (waiting) throw new UsageError(awaitsSaid(waiting, 'code'));
+  const fresh: Entity[] = [];
+  for (const entity of given) {
+    const known = state.entities.get(entity.code) ?? fresh.find((each) => each.code === entity.code);
+    const same = known && canonicalEntity(known) === canonicalEntity(entity);
+    if (known && !same)
+      throw new UsageError(
+        `code: ${entity.code} is declared already (${known.name}, books in ${known.functional_currency}${known.default ? ', the default' : ''}); an entity is declared once and never edited.`,
+      );
+    if (!known) fresh.push(entity);
+  }
+  const all = [...state.entities.values(), ...fresh];
+  const defaults = all.filter((each) => each.default);
+  if (defaults.length > 1)
+    throw new UsageError(
+      `default: ${defaults.map((each) => each.code).join(' and ')} are each the default; one entity at most holds the relationships that name none.`,
+    );
+  const unnamed = [...state.relationships.values()].filter(({ relationship }) => relationship.entity === undefined);
+  if (unnamed.length && !defaults.length)
+    throw new UsageError(
+      `default: ${unnamed.map(({ relationship }) => relationship.id).join(', ')} name no entity; mark the entity whose books they are in with "default": true.`,
+    );
+  for (const { relationship: rel } of unnamed) {
+    const quote = state.rates.get(rel.market)?.quote;
+    const currency = rel.functional_currency ?? (quote && functionalCurrency(rel, quote));
+    if (currency && asFunctional(currency) !== asFunctional(defaults[0].functional_currency))
+      throw new UsageError(
+        `default: ${defaults[0].code}'s books are in ${defaults[0].functional_currency}, and ${rel.id}, which names no entity, is in ${currency}; mark the entity whose books it is in as the default.`,
+      );
+  }
+  return fresh.map((entity) => ({ ...entity }));
 }
 
 const canonicalEntity = (entity: Entity) =>

@@ -1,7 +1,7 @@
 // `hedge acct approve RECORD` and `hedge acct policy`: four eyes, a policy kept in the records' own chain; a pending
 // record approved (or rejected) by an approval record of its own.
 import { type CommandContext, type In, parseWholeNumber, safeText, UsageError } from '../command-input.js';
-import { approvals, decide, setPolicy, subjectOf } from '../../../features/acct/acct-approval.js';
+import { approvals, booksSaid, decide, setPolicy, subjectOf } from '../../../features/acct/acct-approval.js';
 import { madeBy, readRecords } from '../../../features/acct/acct-store.js';
 
 /** What these commands use of their context. */
@@ -21,7 +21,7 @@ export const approve = {
     if (reason !== undefined && !options.reject) throw new UsageError('--reason: goes with --reject only.');
     const added = await decide(ctx, seq, options.reject ? reason : undefined, options.by);
     const target = (await readRecords(ctx))[seq - 1];
-    const what = `record ${seq} (${target.kind} of ${subjectOf(target)}, by ${madeBy(target)})`;
+    const what = `record ${seq} (${target.kind} of ${subjectOf(target)}${booksSaid(target)}, by ${madeBy(target)})`;
     ctx.output.document({ seq: added.seq, ...added.body, by: added.by }, () =>
       ctx.output.note(
         safeText(
@@ -45,6 +45,7 @@ export const policy = {
       seq: record.seq,
       kind: record.kind,
       subject: subjectOf(record),
+      ...(record.kind === 'close' && record.body.entity !== undefined && { entity: record.body.entity }),
       by: madeBy(record) ?? null,
       recorded_at: record.recorded_at,
     }));
@@ -55,10 +56,10 @@ export const policy = {
           [
             offWaits
               ? `Four eyes stays on until another person approves turning it off (hedge acct approve ${made.seq}).`
-              : `Four eyes is ${state.fourEyes ? 'on: a designation, a correction, a de-designation and a close count once another person approves them (hedge acct approve RECORD)' : 'off: every record counts as it is made'}${wanted !== undefined && made === undefined ? ' already' : ''}.`,
+              : `Four eyes is ${state.fourEyes ? 'on: a designation, a correction, a de-designation, a close and an entity declared count once another person approves them (hedge acct approve RECORD)' : 'off: every record counts as it is made'}${wanted !== undefined && made === undefined ? ' already' : ''}.`,
             ...(pending.length
               ? [
-                  `Pending: ${pending.map((each) => `record ${each.seq} (${each.kind} of ${each.subject}, by ${each.by})`).join('; ')}.`,
+                  `Pending: ${state.pending.map((record) => `record ${record.seq} (${record.kind} of ${subjectOf(record)}${booksSaid(record)}, by ${madeBy(record)})`).join('; ')}.`,
                 ]
               : []),
           ].join(' '),

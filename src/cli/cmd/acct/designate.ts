@@ -49,7 +49,7 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_DESIGNATE'>)
   if (html !== undefined) output.note(`Designation memo written to ${html}`);
   const against = sideAgainstItem(designation);
   if (against) output.warn(against);
-  if (designation.held !== undefined) output.warn(heldNote(designation.held));
+  if (designation.held.length) output.warn(heldNote(designation.held));
   printMemo(output, designation, options.markdown);
 }
 

@@ -89,7 +89,7 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_EVENT'>) {
     terminated: `its instrument was terminated on ${date} and settled in cash; ${rules.afterwards}`,
   }[type];
   const done = record === undefined ? 'Recorded' : `Corrected (record ${record})`;
-  ctx.output.document({ ...event, pending_approval: held ?? null }, () =>
-    ctx.output.note(`${done}: ${args.id} ${said}.${held === undefined ? '' : ` ${heldNote(held)}`}`),
+  ctx.output.document({ ...event, pending_approval: held }, () =>
+    ctx.output.note(`${done}: ${args.id} ${said}.${held.length ? ` ${heldNote(held)}` : ''}`),
   );
 }

@@ -3,7 +3,7 @@
 import { type CommandContext, type In, UsageError } from '../command-input.js';
 import { declareEntities, designationOf, readState, standingOf, type AcctPorts } from '../../../features/acct/acct.js';
 import { recordsElsewhere } from '../../../features/acct/acct-store.js';
-import { parseEntities } from '../../../features/acct/acct-files.js';
+import { parseEntities, type Entity } from '../../../features/acct/acct-files.js';
 import { readInputFile, type InputPorts } from '../../../features/write/input-file.js';
 import { heldNote, subjectOf } from '../../../features/acct/acct-approval.js';
 import { ENTITY_FIELDS, LIST_FIELDS, printMemo } from '../../../features/acct/acct-view.js';
@@ -64,7 +64,7 @@ export const show = {
   async run(ctx: Options, { args, options }: In<'ACCT_SHOW'>) {
     const { relationships, approval } = await readState(ctx);
     const waiting = approval.pending.find((record) => record.kind === 'designation' && subjectOf(record) === args.id);
-    if (waiting) ctx.output.warn(`${args.id}: ${heldNote(waiting.seq)}`);
+    if (waiting) ctx.output.warn(`${args.id}: ${heldNote([waiting.seq])}`);
     const designation = relationships.get(args.id) ?? (waiting && designationOf(waiting));
     if (!designation)
       throw new UsageError(
@@ -75,23 +75,31 @@ export const show = {
 };
 
 export const entities = {
-  async run(ctx: Options & InputPorts & AcctPorts, { args }: In<'ACCT_ENTITIES'>) {
+  async run(ctx: Options & InputPorts & AcctPorts, { args, options }: In<'ACCT_ENTITIES'>) {
     if (args.file !== undefined) {
       const { text, sourceName } = await readInputFile(ctx, args.file, 'entities file');
       const declared = parseEntities(text);
       if (typeof declared === 'string') throw new UsageError(`${sourceName}: ${declared}`);
-      const added = await declareEntities(ctx, declared);
-      ctx.output.document({ declared: added }, () =>
+      const { added, held } = await declareEntities(ctx, declared, options.by);
+      ctx.output.document({ declared: added, pending_approval: held }, () =>
         ctx.output.note(
           added
-            ? `Declared ${added} ${added === 1 ? 'entity' : 'entities'}; hedge acct entities lists them.`
+            ? `Declared ${added} ${added === 1 ? 'entity' : 'entities'}; hedge acct entities lists them.${held.length ? ` ${heldNote(held)}` : ''}`
             : 'Nothing to declare: each is declared already, as given.',
         ),
       );
       return;
     }
-    const state = await readState(ctx);
-    const rows = [...state.entities.values()].map((entity) => ({ ...entity, default: entity.default === true }));
+    const { entities, approval } = await readState(ctx);
+    // A declaration four eyes holds is listed with its record: it counts once approved.
+    const rows = [
+      ...[...entities.values()].map((entity) => ({ ...entity, status: 'declared' })),
+      ...approval.pending.flatMap((record) =>
+        record.kind === 'entity'
+          ? [{ ...(record.body as Entity), status: `pending approval (record ${record.seq})` }]
+          : [],
+      ),
+    ].map((entity) => ({ ...entity, default: entity.default === true }));
     await ctx.output.list(rows, ENTITY_FIELDS, {
       empty: "No entity is declared: the books are one company's. Declare the group's with hedge acct entities FILE.",
     });

@@ -1,7 +1,7 @@
 // `hedge acct log [ID]`: the audit trail of this environment's accounting records: who, when, what and why.
 import { type CommandContext, type In } from '../command-input.js';
 import { madeBy, readRecords, recordsElsewhere, type AcctRecord } from '../../../features/acct/acct-store.js';
-import { approvals, subjectOf, type Approvals } from '../../../features/acct/acct-approval.js';
+import { approvals, booksSaid, subjectOf, type Approvals } from '../../../features/acct/acct-approval.js';
 import { LOG_FIELDS } from '../../../features/acct/acct-view.js';
 
 /** What this command uses of its context. */
@@ -42,7 +42,7 @@ function logEntry(record: AcctRecord, records: readonly AcctRecord[], state: App
   const said = (): [string, string | null] => {
     if (decided)
       return [
-        `${body.rejected === true ? 'rejected' : 'approved'} record ${decided.seq} (${decided.kind}${body.entity === undefined ? '' : ` of ${body.entity}`}, by ${madeBy(decided)})`,
+        `${body.rejected === true ? 'rejected' : 'approved'} record ${decided.seq} (${decided.kind}${booksSaid(decided)}, by ${madeBy(decided)})`,
         body.reason ?? null,
       ];
     switch (record.kind) {

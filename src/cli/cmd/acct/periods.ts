@@ -228,11 +228,11 @@ export const close = {
       months,
       rows: closed.reduce((sum, month) => sum + month.test.length, 0),
       journal_lines: journal.length,
-      pending_approval: held ?? null,
+      pending_approval: held,
     };
     ctx.output.document(summary, () =>
       ctx.output.note(
-        `Closed ${closed[0].entity === undefined ? '' : `${closed[0].entity}'s `}${months.join(', ')} (${closed[0].from} to ${closed.at(-1)!.to}): ${summary.rows} relationship-months, ${journal.length} journal lines; ${held === undefined ? 'test, reserve and journal print them as closed from now on.' : heldNote(held)}`,
+        `Closed ${closed[0].entity === undefined ? '' : `${closed[0].entity}'s `}${months.join(', ')} (${closed[0].from} to ${closed.at(-1)!.to}): ${summary.rows} relationship-months, ${journal.length} journal lines; ${held.length ? heldNote(held) : 'test, reserve and journal print them as closed from now on.'}`,
       ),
     );
   },

@@ -114,9 +114,9 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
     record: options.record,
     by: options.by,
   });
-  ctx.output.document({ market, quote, recorded: added, rates: rows, pending_approval: held ?? null }, () =>
+  ctx.output.document({ market, quote, recorded: added, rates: rows, pending_approval: held }, () =>
     ctx.output.note(
-      `${market} (${quote}): ${plural(added, 'rate')} ${options.correct ? 'corrected' : 'recorded'}${added < rows.length ? `, ${rows.length - added} already there` : ''}.${held === undefined ? '' : ` ${heldNote(held)}`}`,
+      `${market} (${quote}): ${plural(added, 'rate')} ${options.correct ? 'corrected' : 'recorded'}${added < rows.length ? `, ${rows.length - added} already there` : ''}.${held.length ? ` ${heldNote(held)}` : ''}`,
     ),
   );
 }
