@@ -55,6 +55,7 @@ _hedge_options() {
     'acct reserve') REPLY='--as-of --period --entity --values --until' ;;
     'acct journal') REPLY='--as-of --period --entity --accounts --gl --ledger --values --until' ;;
     'acct close') REPLY='--period --entity --values --by' ;;
+    'acct list') REPLY='--entity' ;;
     'acct show') REPLY='--markdown' ;;
     'acct entities') REPLY='--by' ;;
     'acct approve') REPLY='--reject --reason --by' ;;

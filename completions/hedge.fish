@@ -402,6 +402,7 @@ complete -c hedge -n '__hedge_path_is acct close' -l period -x -d 'the period to
 complete -c hedge -n '__hedge_path_is acct close' -l entity -x -d 'the entity whose books (a company code the entities file declares): needed where the relationships are in several entities\' books'
 complete -c hedge -n '__hedge_path_is acct close' -l values -x -d 'a relationship kept on fair values: ID=FILE, its cumulative values since designation (repeatable)'
 complete -c hedge -n '__hedge_path_is acct close' -l by -x -d 'who makes the record (default HEDGE_USER or user@host)'
+complete -c hedge -n '__hedge_path_is acct list' -l entity -x -d 'the entity whose books (a company code the entities file declares): needed where the relationships are in several entities\' books'
 complete -c hedge -n '__hedge_path_is acct show' -l markdown -d 'print the memo in Markdown'
 complete -c hedge -n '__hedge_arg_at 0 acct show' -a '(__hedge_words relationships)'
 complete -c hedge -n '__hedge_path_is acct entities' -l by -x -d 'who makes the record (default HEDGE_USER or user@host)'

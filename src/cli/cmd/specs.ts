@@ -965,8 +965,9 @@ export const ACCT_DISCLOSE = subcommand('disclose', 'read', "A period's disclosu
 
 export const ACCT_LIST = subcommand('list', 'local', 'Each relationship, its status and reserve', {
   description:
-    'List the relationships recorded: id, framework, hedged item, instrument, status (designated, or how and when it ended) and the reserve as the last closed period left it',
-  examples: ['hedge acct list', 'hedge acct list --json'],
+    "List the relationships recorded: id, entity, kind of hedge, framework, hedged item, instrument, status (designated, or how and when it ended) and the balance as its entity's last closed period left it, in its currency; with --entity, that entity's alone",
+  options: options(ACCT_ENTITY),
+  examples: ['hedge acct list', 'hedge acct list --entity US01 --json'],
 });
 
 export const ACCT_ENTITIES = subcommand('entities', 'local', "Declare the group's entities, or list them", {

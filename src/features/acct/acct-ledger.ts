@@ -471,7 +471,7 @@ async function ledger(
 
 /** The entity whose books a request is of: the one asked for (declared), the relationship's, or the only one the
  * relationships are kept in; refused where that would mix two entities' books, each in its own currency. */
-function entityAsked(state: Recorded, id: string | undefined, asked: string | undefined) {
+export function entityAsked(state: Recorded, id: string | undefined, asked: string | undefined) {
   const { entities, relationships } = state;
   if (asked !== undefined && !entities.has(asked))
     throw new UsageError(

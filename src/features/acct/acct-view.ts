@@ -424,7 +424,11 @@ export const LIST_FIELDS = fieldTable(`
   instrument  Instrument  text
   status  Status  text
   reserve  Reserve  money
+  currency  Currency  text
   reserve_as_of  As of  text
+  entity  Entity  text
+  type  Hedge  text
+  balance  Balance  text
 `);
 
 /** `hedge acct entities`: an entity a row. */

@@ -1,13 +1,22 @@
-// `hedge acct list`, `hedge acct show ID` and `hedge acct entities [FILE]`: the relationships recorded, one's memo
-// reprinted with its events, and the group's entities declared or listed.
+// `hedge acct list [--entity CODE]`, `hedge acct show ID` and `hedge acct entities [FILE]`: the relationships recorded
+// (every entity's, or one's), one's memo reprinted with its events, and the group's entities declared or listed.
 import { type CommandContext, type In, UsageError } from '../command-input.js';
-import { declareEntities, designationOf, readState, standingOf, type AcctPorts } from '../../../features/acct/acct.js';
+import {
+  declareEntities,
+  designationOf,
+  entityOf,
+  readState,
+  standingOf,
+  type AcctPorts,
+} from '../../../features/acct/acct.js';
+import { entityAsked, entityBooks } from '../../../features/acct/acct-ledger.js';
 import { recordsElsewhere } from '../../../features/acct/acct-store.js';
-import { parseEntities, type Entity } from '../../../features/acct/acct-files.js';
+import { parseEntities, type Entity, type Relationship } from '../../../features/acct/acct-files.js';
 import { readInputFile, type InputPorts } from '../../../features/write/input-file.js';
 import { heldNote, subjectOf } from '../../../features/acct/acct-approval.js';
 import { ENTITY_FIELDS, LIST_FIELDS, printMemo } from '../../../features/acct/acct-view.js';
 import { formatMoney } from '../../../core/number-format.js';
+import { ruleOf } from '../../../features/acct/acct-rules.js';
 
 /** What these commands use of their context. */
 export type Options = Pick<
@@ -16,13 +25,19 @@ export type Options = Pick<
 >;
 
 export const list = {
-  async run(ctx: Options, _input: In<'ACCT_LIST'>) {
-    const state = await readState(ctx);
-    const { relationships, closes, approval } = state;
-    ctx.rememberForCompletion({ relationships: [...relationships.keys()] });
+  async run(ctx: Options, { options }: In<'ACCT_LIST'>) {
+    const all = await readState(ctx);
+    ctx.rememberForCompletion({ relationships: [...all.relationships.keys()] });
+    // Every entity's relationships, each in its own currency (nothing is summed), or one entity's books.
+    const asked = options.entity === undefined ? undefined : entityAsked(all, undefined, options.entity);
+    const state = asked === undefined ? all : entityBooks(all, asked);
+    const { relationships, closes, approval, entities } = state;
+    const inBooks = (rel: Relationship) => asked === undefined || entityOf(rel, entities) === asked;
     // A designation four eyes holds is listed with its record: it counts once approved.
     const waiting = approval.pending.flatMap((record) =>
-      record.kind === 'designation' ? [{ ...designationOf(record), waiting: record.seq }] : [],
+      record.kind === 'designation' && inBooks(designationOf(record).relationship)
+        ? [{ ...designationOf(record), waiting: record.seq }]
+        : [],
     );
     const rows = [...relationships.values(), ...waiting].map((designation) => {
       const { relationship: rel } = designation;
@@ -50,12 +65,20 @@ export const list = {
           ...standing.pending.map((each) => `${each.what} pending approval (record ${each.seq})`),
         ].join('; '),
         reserve: closed ? closed.reserve_close : null,
+        currency: closed ? closed.currency : null,
         reserve_as_of: closed ? closed.period_end : null,
+        entity: entityOf(rel, entities) ?? null,
+        type: rel.type,
+        balance: ruleOf(rel.framework, rel.type).balance,
       };
     });
     await ctx.output.list(rows, LIST_FIELDS, {
-      empty: `No relationship is designated yet; record one with hedge acct designate FILE.${rows.length ? '' : await recordsElsewhere(ctx)}`,
-      columnNotes: [{ text: 'Reserve: as the last closed period left it (hedge acct close).' }],
+      empty: `No relationship is designated yet${asked === undefined ? '' : ` in ${asked}'s books`}; record one with hedge acct designate FILE.${all.relationships.size ? '' : await recordsElsewhere(ctx)}`,
+      columnNotes: [
+        {
+          text: 'Reserve: the balance its effective part goes to, in its currency, as the last closed period of its entity left it (hedge acct close).',
+        },
+      ],
     });
   },
 };
