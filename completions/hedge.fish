@@ -412,6 +412,7 @@ complete -c hedge -n '__hedge_path_is acct approve' -l by -x -d 'who makes the r
 complete -c hedge -n '__hedge_path_is acct policy' -l four-eyes -x -a 'on off' -d 'turn four eyes on (at once) or off (once approved)'
 complete -c hedge -n '__hedge_path_is acct policy' -l by -x -d 'who makes the record (default HEDGE_USER or user@host)'
 complete -c hedge -n '__hedge_path_is acct disclose' -l period -x -d 'a month (2026-11), a quarter (2026-Q4) or a year (2026)'
+complete -c hedge -n '__hedge_path_is acct disclose' -l entity -x -d 'the entity whose books (a company code the entities file declares): needed where the relationships are in several entities\' books'
 complete -c hedge -n '__hedge_path_is acct disclose' -l accounts -r -F -d 'a JSON map of each role to its GL account: the line items are named by them'
 complete -c hedge -n '__hedge_path_is acct disclose' -l html -r -F -d 'also write them as a self-contained HTML page (no script, A4 printable)'
 complete -c hedge -n '__hedge_command_at demo' -a reset -d 'Start the --demo simulator afresh (deletes its state, test funds only, and its accounting records)'

@@ -61,7 +61,7 @@ _hedge_options() {
     'acct entities') REPLY='--by' ;;
     'acct approve') REPLY='--reject --reason --by' ;;
     'acct policy') REPLY='--four-eyes --by' ;;
-    'acct disclose') REPLY='--period --accounts --html' ;;
+    'acct disclose') REPLY='--period --entity --accounts --html' ;;
     'mcp') REPLY='--allow-live --root --max-notional --max-daily-notional --markets' ;;
     'tools') REPLY='--errors' ;;
     'api') REPLY='-X --method -f --raw-field -F --field -H --header --input --paginate -i --include --idempotency-key --new --dry-run --again --until' ;;

@@ -946,10 +946,11 @@ export const ACCT_POLICY = subcommand('policy', 'local', 'Four eyes: a second pe
 
 export const ACCT_DISCLOSE = subcommand('disclose', 'read', "A period's disclosures (IFRS 7, ASC 815)", {
   description:
-    "A period's hedge-accounting disclosures from the books, a line per figure with its paragraph, by risk category and type of hedge: IFRS 7 23B and 24A–24F (the instruments' carrying and nominal amounts and where they sit, the changes used to measure ineffectiveness, ineffectiveness and reclassifications and their lines, the reserve reconciled, the timing profile with average rates), or ASC 815's tabular disclosures",
+    "A period's hedge-accounting disclosures from one entity's books, a line per figure with its paragraph, by risk category and type of hedge (each by its row of the rules table: a cash-flow hedge's reserve, a net investment's translation reserve, a fair-value hedge's adjustment of the hedged item, never summed): IFRS 7 23B and 24A–24F (the instruments' carrying and nominal amounts and where they sit, the changes used to measure ineffectiveness, ineffectiveness and reclassifications and their lines, the reserves reconciled, the timing profile with average rates), or ASC 815's tabular disclosures",
   options: options(
     '--period <period>',
     'a month (2026-11), a quarter (2026-Q4) or a year (2026)',
+    ACCT_ENTITY,
     '--accounts <file>',
     'a JSON map of each role to its GL account: the line items are named by them',
     '--html <file>',

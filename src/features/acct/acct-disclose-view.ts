@@ -7,6 +7,7 @@ import { formatMoney } from '../../core/number-format.js';
 import { escapeHtml } from '../report/report-html.js';
 import { a4Page } from './acct-view.js';
 import type { Disclosed } from './acct-disclose.js';
+import { ruleOf, type Framework, type HedgeType } from './acct-rules.js';
 
 /** A figure a line: the paragraph and what it is first, then the amount and, for a nominal amount, its average rate. */
 export const DISCLOSE_VIEW = {
@@ -46,9 +47,34 @@ export function disclosureSections(lines: readonly Disclosed[]) {
   );
 }
 
-/** The disclosures as a self-contained page, printable on A4: a table per heading. */
-export function disclosuresHtml(lines: readonly Disclosed[], period: string, notes: readonly string[]) {
-  const title = `Hedge accounting disclosures: ${period}`;
+/** Where a row of the rules table takes the balance at the transaction, said. */
+const AT_TRANSACTION = {
+  required: "into a purchased non-financial item's cost, else to P&L",
+  choice: "to P&L, or into a purchased non-financial item's cost",
+  refused: 'to earnings',
+  carrying_amount: "into the recognised item's carrying amount",
+  none: undefined,
+} as const;
+
+/** Each kind of hedge disclosed, under its framework, as its row of the rules table says it: where its effective part
+ * goes, what happens to it at the transaction, at discontinuation and at a disposal, with the paragraphs. */
+export function rulesNotes(used: ReadonlyArray<{ framework: Framework; type: HedgeType }>) {
+  return used.map(({ framework, type }) => {
+    const rules = ruleOf(framework, type);
+    const { cites } = rules;
+    const transaction = AT_TRANSACTION[rules.transaction];
+    return `${rules.name}, ${rules.hedge}s: the effective part to the ${rules.balance.replaceAll('_', ' ')} (${cites.effective})${transaction ? `; at the transaction ${transaction} (${cites.transaction})` : ''}; once discontinued, ${rules.afterwards} (${cites.discontinuation})${cites.disposal ? `; at a disposal, its share reclassified to P&L (${cites.disposal})` : ''}.`;
+  });
+}
+
+/** The disclosures as a self-contained page, printable on A4: a table per heading; the entity's books named. */
+export function disclosuresHtml(
+  lines: readonly Disclosed[],
+  period: string,
+  notes: readonly string[],
+  entity?: string,
+) {
+  const title = `Hedge accounting disclosures: ${entity === undefined ? '' : `${entity}, `}${period}`;
   const groups = new Map<string, Disclosed[]>();
   for (const line of lines) groups.set(headingOf(line), [...(groups.get(headingOf(line)) ?? []), line]);
   const cell = (text: string | null) => `<td>${escapeHtml(text ?? '')}</td>`;

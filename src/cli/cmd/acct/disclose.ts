@@ -1,5 +1,6 @@
-// `hedge acct disclose --period P`: the period's hedge-accounting disclosures from the books (IFRS 7 23B, 24A–24F;
-// ASC 815's tabular ones), a line per figure; --html writes them as a page beside the report's.
+// `hedge acct disclose --period P [--entity CODE]`: the period's hedge-accounting disclosures from one entity's books
+// (IFRS 7 23B, 24A–24F; ASC 815's tabular ones), a line per figure, each kind of hedge by its row of the rules table;
+// --html writes them as a page beside the report's.
 import { type CommandContext, describeError, type In, safeText, UsageError } from '../command-input.js';
 import type { InputPorts } from '../../../features/write/input-file.js';
 import { describeReadError, writeNamedFile } from '../../../core/security/bounded-read.js';
@@ -7,7 +8,12 @@ import { StateError } from '../../../core/errors.js';
 import { parsePeriod } from '../../../features/acct/acct.js';
 import { disclosures } from '../../../features/acct/acct-disclose.js';
 import { readAccounts } from '../../../features/acct/acct-posting.js';
-import { DISCLOSE_VIEW, disclosureSections, disclosuresHtml } from '../../../features/acct/acct-disclose-view.js';
+import {
+  DISCLOSE_VIEW,
+  disclosureSections,
+  disclosuresHtml,
+  rulesNotes,
+} from '../../../features/acct/acct-disclose-view.js';
 import { htmlTarget } from '../../../features/report/report.js';
 
 /** What this command uses of its context. */
@@ -25,10 +31,13 @@ export async function run(ctx: Options, { options }: In<'ACCT_DISCLOSE'>) {
   const name = options.period!.trim().toUpperCase();
   const html = options.html === undefined ? undefined : htmlTarget(options.html);
   const accounts = options.accounts === undefined ? {} : await readAccounts(ctx, options.accounts);
-  const found = await disclosures(ctx, { name, ...period }, accounts);
+  const found = await disclosures(ctx, { name, ...period }, { accounts, entity: options.entity });
+  // Each kind of hedge's treatment, as its row of the rules table cites it, said once under the lines.
+  const rules = rulesNotes(found.rules);
+  const notes = [...NOTES, ...rules];
   if (html !== undefined) {
     try {
-      writeNamedFile(html, disclosuresHtml(found.lines, name, NOTES), '--html');
+      writeNamedFile(html, disclosuresHtml(found.lines, name, notes, found.entity), '--html');
     } catch (error) {
       if (error instanceof UsageError) throw error;
       throw new StateError(`--html: cannot write ${html}: ${describeReadError(error)}.`, {
@@ -39,9 +48,9 @@ export async function run(ctx: Options, { options }: In<'ACCT_DISCLOSE'>) {
     ctx.output.note(`Disclosures written to ${html}`);
   }
   await ctx.output.list(found.lines, DISCLOSE_VIEW, {
-    empty: `No relationship has a month in ${name}.`,
+    empty: `No relationship${found.entity === undefined ? '' : ` of ${found.entity}'s books`} has a month in ${name}.`,
     sections: disclosureSections(found.lines),
-    columnNotes: NOTES.map((text) => ({ text })),
+    columnNotes: [...NOTES.map((text) => ({ text })), ...rules.map((text) => ({ text, alone: true }))],
   });
   for (const { id, error } of found.failed) ctx.output.warn(safeText(`${id}: not valued: ${error.message}`));
   return found.failed.length ? describeError(found.failed[0].error).exitCode : 0;
