@@ -145,3 +145,54 @@ it('a closed month’s posting file is the same bytes every time; a correction a
     ['EUR-SALE-1/2019-01-31/1', 0, 7700, -6363.64, 'EUR', '1.21'],
   ]);
 });
+
+it('a group: each entity’s posting file carries its own company code, in its own currency; the two are never one file', async () => {
+  const dir = folder();
+  const run = (args: string[]) => hedgeIn(dir, args, { clock });
+  const late = ['--recorded-late', 'the worked example'];
+  ok(await run(['acct', 'entities', join(EXAMPLES, 'entities.json')]));
+  ok(await run(['acct', 'rates', join(EXAMPLES, 'rates-usdngn.csv'), '--market', 'USDNGN', '--quote', 'NGN per USD']));
+  ok(await run(['acct', 'designate', join(EXAMPLES, 'fair-value.json'), ...late]));
+  ok(await run(['acct', 'designate', join(EXAMPLES, 'net-investment.json'), ...late]));
+  ok(await run(['acct', 'event', 'NG01-PRESS', '--occurred', '2026-01-15']));
+  ok(await run(['acct', 'event', 'US01-NG01-NI', '--disposed', '2025-06-30', '--share', '0.25']));
+  const file = async (entity: string, period: string) =>
+    (
+      okJson(await run([...GL, '--period', period, '--entity', entity, '--json'])) as Array<Record<string, unknown>>
+    ).map((line) => [
+      line.document_number,
+      line.company_code,
+      line.account,
+      line.debit,
+      line.credit,
+      line.amount_tc,
+      line.currency_tc,
+    ]);
+  // US01's books, in dollars: a quarter of NG01 disposed of on 30 June 2025 reclassifies a quarter of the
+  // translation reserve's 200,000.00 (the lower of then: 1.8e9 / 1,500 − 1.8e9 / 1,800), 50,000.00, to profit or loss;
+  // in naira at that day's 1,800: 90,000,000.
+  const june = await file('US01', '2025-06');
+  expect(june.filter((line) => line[0] === 'US01-NG01-NI/2025-06-30/2')).toEqual([
+    ['US01-NG01-NI/2025-06-30/2', 'US01', MAP.translation_reserve, 50_000, 0, 90_000_000, 'NGN'],
+    ['US01-NG01-NI/2025-06-30/2', 'US01', MAP.reclassification, 0, 50_000, -90_000_000, 'NGN'],
+  ]);
+  expect(new Set(june.map((line) => line[1]))).toEqual(new Set(['US01']));
+  // NG01's books, in naira: the press arrives on 15 January 2026; the order's adjustment, 400,000 × (2,000 − 1,780) =
+  // 88,000,000, and the points, 400,000 × (1,780 − 1,840) = −24,000,000, go into its cost, 400,000 × 2,000 −
+  // 64,000,000 = 736,000,000 naira; in dollars at 2,000: 44,000, −12,000 and −32,000.
+  const january = await file('NG01', '2026-01');
+  expect(january.filter((line) => line[0] === 'NG01-PRESS/2026-01-15/3')).toEqual([
+    ['NG01-PRESS/2026-01-15/3', 'NG01', MAP.hedged_item_adjustment, 88_000_000, 0, 44_000, 'USD'],
+    ['NG01-PRESS/2026-01-15/3', 'NG01', MAP.cost_of_hedging_reserve, 0, 24_000_000, -12_000, 'USD'],
+    ['NG01-PRESS/2026-01-15/3', 'NG01', MAP.basis_adjustment, 0, 64_000_000, -32_000, 'USD'],
+  ]);
+  expect(new Set(january.map((line) => line[1]))).toEqual(new Set(['NG01']));
+  // A relationship's ID names its entity's file; neither given, the file would mix two: refused, nothing written.
+  expect(okJson(await run([...GL, 'NG01-PRESS', '--period', '2026-01', '--json']))[0].company_code).toBe('NG01');
+  const mixed = exits(
+    await run([...GL, '--period', '2026-01', '--format', 'csv']),
+    2,
+    '--entity: the relationships are in the books of NG01 (NGN), US01 (USD)',
+  );
+  expect(mixed.stdout).toBe('');
+});
