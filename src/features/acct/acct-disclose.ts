@@ -77,7 +77,13 @@ interface Part {
 }
 
 /** A relationship's part of the period's figures from its month rows up to the period's end. */
-function partOf(rel: Relationship, rows: readonly Row[], months: { from: string; to: string }, quote: string) {
+function partOf(
+  rel: Relationship,
+  rules: TypeRules,
+  rows: readonly Row[],
+  months: { from: string; to: string },
+  quote: string,
+) {
   const within = rows.filter((row) => String(row.period) >= months.from && String(row.period) <= months.to);
   if (!within.length) return;
   const sum = (key: string) => within.reduce((total, row) => total + cents(row[key]), 0n);
@@ -115,7 +121,8 @@ function partOf(rel: Relationship, rows: readonly Row[], months: { from: string;
     continuing,
     carrying: continuing ? toCents(mul([cents(last.instrument_carrying), 100n], share)) : 0n,
     expected: rel.hedged_item.expected_date,
-    ...(rel.type === 'fair_value' && { item: itemAt(rel, last, quote) }),
+    // A balance that is the hedged item's adjustment: a fair-value hedge's item, carried with it.
+    ...(rules.effective === 'hedged_item' && { item: itemAt(rel, last, quote) }),
   } satisfies Part;
 }
 
@@ -184,13 +191,14 @@ export async function disclosures(
     const rel = designation.relationship;
     const rows = books.test.filter((row) => row.relationship_id === rel.id);
     const quote = state.rates.get(rel.market)?.quote ?? '';
-    const part = partOf(rel, rows, months, quote);
+    const rule = ruleOf(rel.framework, rel.type);
+    const part = partOf(rel, rule, rows, months, quote);
     if (!part) continue;
     const currency = String(rows.at(-1)!.currency);
     const standard = rel.framework === 'asc815' ? ASC : IFRS;
     // A group is one standard, one type of hedge (its row of the rules table), one risk and one currency.
     const key = [standard, rel.type, rel.market, currency].join('|');
-    const group = groups.get(key) ?? { rel, rules: ruleOf(rel.framework, rel.type), currency, parts: [], held: [] };
+    const group = groups.get(key) ?? { rel, rules: rule, currency, parts: [], held: [] };
     group.parts.push(part);
     if (part.continuing) group.held.push(...(await heldAt(ctx, designation, rows.at(-1)!, end, quote)));
     groups.set(key, group);
@@ -269,6 +277,8 @@ const apart = (amounts: readonly Cents[]) => [
 function linesOf(group: Group, period: string, end: string, accounts: Readonly<Record<string, string>>): Disclosed[] {
   const { rel, rules, currency, parts, held } = group;
   const asc = rel.framework === 'asc815';
+  // Where the row puts the effective part: the hedged item's adjustment (nothing to equity), or a reserve of equity.
+  const fairValue = rules.effective === 'hedged_item';
   const line = (role: string) => accounts[role] ?? role;
   const make = (paragraph: string, item: string, amount: Cents | null, lineItem: string | null = null, more = {}) =>
     ({
@@ -307,20 +317,19 @@ function linesOf(group: Group, period: string, end: string, accounts: Readonly<R
       make('815-10-50-4A', 'derivatives at fair value: assets', assets, `${instrument} (asset)`),
       make('815-10-50-4A', 'derivatives at fair value: liabilities', liabilities, `${instrument} (liability)`),
       ...nominal.map((each) => ({ ...each, paragraph: '815-10-50-1B' })),
-      ...(rules.effective === 'hedged_item' ? fairValueLines(making, parts, true) : ascEquityLines(making, rules)),
+      ...(fairValue ? fairValueLines(making, parts, true) : ascEquityLines(making, rules)),
       make('815-10-50-4CC', 'excluded component in earnings', sum('excludedToPnl'), line('excluded_component')),
-      ...(rules.effective === 'hedged_item' ? [] : reserveLines(making, rules, '220-10-45-14A')),
+      ...(fairValue ? [] : reserveLines(making, rules, '220-10-45-14A')),
       ...costs,
-      ...(rules.type === 'cash_flow' ? ascForecastLines(make, parts, end) : []),
+      // A transaction forecast to reclassify the reserve (a net investment's waits for a disposal).
+      ...(!fairValue && rules.ends === 'occurred' ? ascForecastLines(make, parts, end) : []),
     ];
   return [
     make('24A(a)–(b)', 'carrying amount: assets', assets, `${instrument} (asset)`),
     make('24A(a)–(b)', 'carrying amount: liabilities', liabilities, `${instrument} (liability)`),
     make('24A(c)', 'instrument change for ineffectiveness', sum('instrumentChange')),
     ...nominal,
-    ...(rules.effective === 'hedged_item'
-      ? fairValueLines(making, parts, false)
-      : ifrsEquityLines(making, rules, parts)),
+    ...(fairValue ? fairValueLines(making, parts, false) : ifrsEquityLines(making, rules, parts)),
     ...costs,
   ];
 }
