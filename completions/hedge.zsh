@@ -13,7 +13,7 @@ _hedge_subcommands() {
     'profile') REPLY='list use remove reset-wire' ;;
     'keep') REPLY='run status' ;;
     'journal') REPLY='list show resolve migrate' ;;
-    'acct') REPLY='designate rates test event reserve journal log close list show entities' ;;
+    'acct') REPLY='designate rates test event reserve journal log close list show entities approve policy disclose' ;;
     'demo') REPLY='reset' ;;
     'sandbox') REPLY='serve' ;;
     *) REPLY='' ;;
@@ -49,14 +49,19 @@ _hedge_options() {
     'journal show') REPLY='--until' ;;
     'journal resolve') REPLY='--landed --not-landed' ;;
     'resume') REPLY='--no-wait --resend-unproven' ;;
-    'acct designate') REPLY='--recorded-late --markdown --html' ;;
-    'acct rates') REPLY='--market --quote --record --correct --reason' ;;
+    'acct designate') REPLY='--recorded-late --markdown --html --by' ;;
+    'acct rates') REPLY='--market --quote --record --correct --reason --by' ;;
     'acct test') REPLY='--as-of --period --entity --values --until' ;;
-    'acct event') REPLY='--occurred --disposed --share --amount --de-designate --not-expected --rebalance --ratio --terminate --reason --correct' ;;
+    'acct event') REPLY='--occurred --disposed --share --amount --de-designate --ground --not-expected --rebalance --ratio --terminate --reason --correct --by' ;;
     'acct reserve') REPLY='--as-of --period --entity --values --until' ;;
-    'acct journal') REPLY='--as-of --period --entity --accounts --values --until' ;;
-    'acct close') REPLY='--period --entity --values' ;;
+    'acct journal') REPLY='--as-of --period --entity --accounts --gl --ledger --values --until' ;;
+    'acct close') REPLY='--period --entity --values --by' ;;
+    'acct list') REPLY='--entity' ;;
     'acct show') REPLY='--markdown' ;;
+    'acct entities') REPLY='--by' ;;
+    'acct approve') REPLY='--reject --reason --by' ;;
+    'acct policy') REPLY='--four-eyes --by' ;;
+    'acct disclose') REPLY='--period --entity --accounts --html' ;;
     'mcp') REPLY='--allow-live --root --max-notional --max-daily-notional --markets' ;;
     'tools') REPLY='--errors' ;;
     'api') REPLY='-X --method -f --raw-field -F --field -H --header --input --paginate -i --include --idempotency-key --new --dry-run --again --until' ;;
@@ -68,7 +73,7 @@ _hedge_options() {
 # Options whose next word is their value.
 _hedge_takes_value() {
   case "$1" in
-    --profile | --timeout | --request-timeout | --format | --fields | --query | --until | --watch | --alert-pnl | --alert-maturity | --count | -t | --tenor | --ref | --idempotency-key | --status | --limit | --since | --within | --base-url | --ca-file | --journal-url | --key-command | --key-store | --tolerance | --adopt | --interval | --alert-cmd | --alert-url | --alert-headroom | --metrics | --policy | --ratios | --band | --sizing | --functional | --fee-bps | --show | --html | --by | --recorded-late | --market | --quote | --reason | --as-of | --period | --entity | --values | --occurred | --disposed | --share | --amount | --de-designate | --rebalance | --ratio | --terminate | --correct | --accounts | --root | --max-notional | --max-daily-notional | --markets | -X | --method | -f | --raw-field | -F | --field | -H | --header | --input | --port | --host | --fill-delay | --fail-rate | --clock-speed | --start | --seed | --fault-5xx | --fault-429 | --drop-after-commit | --latency | --rate-limit | --dialect | --clock-skew | --view-lag | --record-lag | --settlement-delay | --day) return 0 ;;
+    --profile | --timeout | --request-timeout | --format | --fields | --query | --until | --watch | --alert-pnl | --alert-maturity | --count | -t | --tenor | --ref | --idempotency-key | --status | --limit | --since | --within | --base-url | --ca-file | --journal-url | --key-command | --key-store | --tolerance | --adopt | --interval | --alert-cmd | --alert-url | --alert-headroom | --metrics | --policy | --ratios | --band | --sizing | --functional | --fee-bps | --show | --html | --by | --recorded-late | --market | --quote | --reason | --as-of | --period | --entity | --values | --occurred | --disposed | --share | --amount | --de-designate | --ground | --rebalance | --ratio | --terminate | --correct | --accounts | --ledger | --four-eyes | --root | --max-notional | --max-daily-notional | --markets | -X | --method | -f | --raw-field | -F | --field | -H | --header | --input | --port | --host | --fill-delay | --fail-rate | --clock-speed | --start | --seed | --fault-5xx | --fault-429 | --drop-after-commit | --latency | --rate-limit | --dialect | --clock-skew | --view-lag | --record-lag | --settlement-delay | --day) return 0 ;;
     *) return 1 ;;
   esac
 }
@@ -141,7 +146,9 @@ _hedge_option_values() {
     --html) return 1 ;;
     --by) REPLY='day week month side tenor market hedge ref' ;;
     --values) return 1 ;;
+    --ground) REPLY='objective-changed criteria-not-met instrument-ended voluntary' ;;
     --accounts) return 1 ;;
+    --four-eyes) REPLY='on off' ;;
     --root) return 1 ;;
     -X) REPLY='GET POST PUT PATCH DELETE' ;;
     --method) REPLY='GET POST PUT PATCH DELETE' ;;

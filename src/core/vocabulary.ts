@@ -23,3 +23,13 @@ export const statusStanding = (status: string) =>
 /** The output formats (--format), in one place for the front, the runtime and the output layer: table for people at a terminal, tsv (the default in a pipe) and csv for spreadsheets and shell scripts, json and ndjson for programs. */
 export const OUTPUT_FORMATS = ['table', 'tsv', 'csv', 'json', 'ndjson'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** The grounds a hedging relationship is de-designated on (`hedge acct event --ground`): the risk management objective
+ * changed, the qualifying criteria are no longer met, the instrument expired or was sold (terminated, exercised), or by
+ * choice (which IFRS 9 refuses); the transaction no longer expected is `--not-expected`. */
+export const DE_DESIGNATION_GROUNDS = [
+  'objective-changed',
+  'criteria-not-met',
+  'instrument-ended',
+  'voluntary',
+] as const;

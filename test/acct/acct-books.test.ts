@@ -10,7 +10,18 @@ import { join } from 'node:path';
 import { exits, ok, okJson } from '../support/cli-runs.js';
 import { HOUR } from '../support/keeper.js';
 import { ROOT } from '../support/hedge-cli.js';
-import { add, centsNumber, exact, mul, sub, toCents, type Exact } from '../../src/features/acct/acct-money.js';
+import {
+  add,
+  centsNumber,
+  div,
+  exact,
+  exactText,
+  mul,
+  sub,
+  toCents,
+  type Exact,
+} from '../../src/features/acct/acct-money.js';
+import { ROLES } from '../../src/features/acct/acct-rules.js';
 import { colleagueCloses, colleagueOpens, MARKET, useSimulators } from '../support/simulator.js';
 
 const start = useSimulators();
@@ -57,7 +68,16 @@ it('three month-ends in naira: held across one, rolled, closed mid-month, a corr
   // the relationship's).
   await colleagueOpens(simulator, 'buy', 20_000, 7, REFERENCE);
   await to('2026-11-26T13:00:00Z');
-  // The file as shipped: designated on the 26th, the payment due on 20 January.
+  // The importer's books, declared as its entity (the company code of its posting file); the file as shipped:
+  // designated on the 26th, the payment due on 20 January.
+  const entities = join(simulator.configDir, 'entities.json');
+  writeFileSync(
+    entities,
+    JSON.stringify({
+      entities: [{ code: 'NG01', name: 'Acme Nigeria Ltd', functional_currency: 'NGN', default: true }],
+    }),
+  );
+  ok(await hedge(['acct', 'entities', entities]));
   ok(await hedge(['acct', 'designate', join(ROOT, 'docs', 'examples', 'payable.json')]));
   const designatedAt = day();
   expect([designatedAt, PAYABLE.designated_at, PAYABLE.hedged_item.expected_date]).toEqual([
@@ -67,10 +87,31 @@ it('three month-ends in naira: held across one, rolled, closed mid-month, a corr
   ]);
   const months = ['2026-11', '2026-12', '2027-01'];
   const printed = new Map<string, string[]>();
+  // The posting file an ERP imports: every role the books post to mapped to a GL account, the company NG01.
+  const accounts = join(simulator.configDir, 'accounts.json');
+  writeFileSync(
+    accounts,
+    JSON.stringify(Object.fromEntries(ROLES.map((role, index) => [role, `${1000 + index} ${role}`]))),
+  );
+  const postingFile = (month: string, format = 'csv') => [
+    'acct',
+    'journal',
+    ID,
+    '--period',
+    month,
+    '--gl',
+    '--accounts',
+    accounts,
+    '--entity',
+    'NG01',
+    '--format',
+    format,
+  ];
   const monthOutputs = async (month: string) =>
     Promise.all(
       [
         ['acct', 'journal', ID, '--period', month, '--format', 'csv'],
+        postingFile(month),
         ['acct', 'test', ID, '--period', month, '--json'],
         ['acct', 'reserve', ID, '--period', month, '--json'],
       ].map(async (args) => ok(await hedge(args)).stdout),
@@ -92,9 +133,10 @@ it('three month-ends in naira: held across one, rolled, closed mid-month, a corr
   const novemberEnd = okJson(await hedge(['acct', 'rates', '--market', MARKET, '--json'])).find(
     (rate: { date: string }) => rate.date === '2026-11-30',
   );
-  const restated = (Number(novemberEnd.spot) + 3).toFixed(3);
-  const correction = join(simulator.configDir, 'november.csv');
-  writeFileSync(correction, `date,spot,forward,discount_factor,source\n2026-11-30,${restated},,,the desk's fixing\n`);
+  // The file docs/accounting.md ships: November's last rate restated to 1,545.00, not what the timer read.
+  const correction = join(ROOT, 'docs', 'examples', 'fixed-usdtngn.csv');
+  expect(readFileSync(correction, 'utf8')).toContain('2026-11-30,1545.00,');
+  expect(Number(novemberEnd.spot)).not.toBe(1545);
   ok(
     await hedge([
       ...['acct', 'rates', correction, '--market', MARKET, '--quote', 'NGN per USDT'],
@@ -120,7 +162,7 @@ it('three month-ends in naira: held across one, rolled, closed mid-month, a corr
   expect(simulator.active('buy')).toEqual([]);
   ok(
     await hedge([
-      ...['acct', 'event', ID, '--de-designate', '2027-01-08'],
+      ...['acct', 'event', ID, '--de-designate', '2027-01-08', '--ground', 'objective-changed'],
       ...['--reason', 'the risk management objective changed: the supplier agreed to be paid in naira'],
     ]),
   );
@@ -282,6 +324,61 @@ it('three month-ends in naira: held across one, rolled, closed mid-month, a corr
     expect(cents(settled[index].debit) - cents(settled[index].credit)).toBe(Number(now - before));
     before = now;
   }
+  // December's posting file: a line per journal line, its document the entry, December its period, NG01 its company,
+  // IFRS its ledger; each hedge's settlement in USDT too, the naira at its day's rate: NGN / (NGN per USDT).
+  const decemberLines = journal.filter((line) => line.date.startsWith('2026-12'));
+  const postings = okJson(await hedge(postingFile('2026-12', 'json')));
+  expect(
+    postings.map((line: Record<string, unknown>) => [
+      line.document_number,
+      line.posting_period,
+      line.company_code,
+      line.ledger,
+      line.debit,
+      line.credit,
+    ]),
+  ).toEqual(decemberLines.map((line) => [line.entry_id, '2026-12', 'NG01', 'IFRS', line.debit, line.credit]));
+  for (const line of settled.filter((each) => each.date.startsWith('2026-12'))) {
+    const posted = postings.find(
+      (each: Record<string, unknown>) =>
+        each.document_number === line.entry_id && each.account === `${1000 + ROLES.indexOf('cash')} cash`,
+    );
+    const spot = spotOn(rates, line.date);
+    expect([posted.currency, posted.currency_tc, posted.rate]).toEqual(['NGN', 'USDT', exactText(spot)]);
+    expect(cents(posted.amount_tc)).toBe(
+      Number(toCents(div([BigInt(cents(line.debit) - cents(line.credit)), 100n], spot))),
+    );
+  }
+  // December's disclosures (IFRS 7): the hedge held at the year end — the one opened on 25 December and rolled on
+  // 1 January — its 20,000 USD nominal at the rate it was struck, maturing within a month; the carrying amount the
+  // books hold; the reserve reconciled as the roll-forward's December line (its adjustment included).
+  const yearEnd = deal.find(
+    (hedge) => dayOf(hedge.filledAtMs!) <= '2026-12-31' && dayOf(hedge.closedAtMs!) > '2026-12-31',
+  )!;
+  const disclosed = okJson(await hedge(['acct', 'disclose', '--period', '2026-12', '--json']));
+  const figure = (paragraph: string, item: string) =>
+    disclosed.find((line: Record<string, unknown>) => line.paragraph === paragraph && line.item === item);
+  expect([yearEnd.notionalUsd, dayOf(yearEnd.filledAtMs!)]).toEqual([20_000, '2026-12-25']);
+  for (const item of ['nominal amount', 'nominal maturing up to 1 month'])
+    expect(figure(item === 'nominal amount' ? '24A(d)' : '23B', item)).toMatchObject({
+      amount: 20000,
+      currency: 'USD',
+      average_rate: exactText(exact(String(yearEnd.struckRate))!),
+      rate_quote: 'NGN per USDT',
+    });
+  const carrying = rows[1].instrument_carrying;
+  expect(figure('24A(a)–(b)', `carrying amount: ${carrying >= 0 ? 'assets' : 'liabilities'}`).amount).toBe(
+    Math.abs(carrying),
+  );
+  expect(
+    [
+      'reserve: opening',
+      'reserve: effective part (OCI)',
+      'reserve: adjustment of a closed month',
+      'reserve: closing',
+    ].map((item) => figure('24E(a), 24F', item).amount),
+  ).toEqual([december.reserve_open, december.effective, december.adjustment, december.reserve_close]);
+  expect(figure('24C(b)(i)', 'hedging gain or loss in OCI').amount).toBe(december.effective);
   // Nothing after the relationship ended: no line dated after the payment, and February has none.
   expect(journal.every((line) => line.date <= '2027-01-20')).toBe(true);
   expect(okJson(await hedge(['acct', 'journal', ID, '--period', '2027-02', '--json']))).toEqual([]);

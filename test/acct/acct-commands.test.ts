@@ -172,7 +172,7 @@ describe('the worked example, recorded late: memo, test, event, reserve and bala
       .stdout.trim()
       .split('\n');
     expect(csv[0]).toBe(
-      'entry_id,relationship_id,hedge_ids,date,role,account,debit,credit,currency,rate,rate_source,description',
+      'entry_id,relationship_id,hedge_ids,date,role,account,debit,credit,currency,rate,rate_source,rate_quote,description',
     );
     const lines = csv.slice(1).map((line) => line.split(','));
     const byEntry = new Map<string, number>();
@@ -254,7 +254,15 @@ describe('hedge acct test, critical terms: each term matched or not, the figures
     expect(second.critical_terms).toEqual({
       amount: { instrument: '770000.00', hedged_item: '770000.00', matched: true },
       currency: { instrument: 'EUR', hedged_item: 'EUR', matched: true },
-      maturity: { instrument: '2019-02-01', hedged_item: '2019-02-01', days_apart: 0, matched: true },
+      maturity: {
+        instrument: '2019-02-01',
+        hedged_item: '2019-02-01',
+        days_apart: 0,
+        within_31_days: true,
+        same_fiscal_month: true,
+        rule: 'within_31_days or same_fiscal_month',
+        matched: true,
+      },
       underlying: { instrument: 'EURUSD', hedged_item: 'EURUSD', matched: true },
       matched: true,
     });
@@ -262,7 +270,8 @@ describe('hedge acct test, critical terms: each term matched or not, the figures
     expect(mismatched.critical_terms).toMatchObject({
       amount: { instrument: '693000.00', hedged_item: '770000.00', matched: false },
       currency: { matched: true },
-      maturity: { days_apart: -30, matched: false },
+      // 30 days early: within one 31-day period (ASC 815-20-25-84), not the same month; the file documents neither.
+      maturity: { days_apart: -30, within_31_days: true, same_fiscal_month: false, matched: true },
       underlying: { matched: true },
       matched: false,
     });
@@ -273,7 +282,7 @@ describe('hedge acct test, critical terms: each term matched or not, the figures
       }),
     );
     expect(text.stdout.replace(/\s+/g, ' ')).toContain(
-      'EUR-SALE-2 critical terms (figures by cumulative dollar offset): amount (notional × ratio) 693000.00 vs 770000.00 not matched; currency EUR vs EUR matched; maturity 2019-01-02 vs 2019-02-01 (30 days apart) not matched; underlying EURUSD vs EURUSD matched.',
+      'EUR-SALE-2 critical terms (figures by cumulative dollar offset): amount (notional × ratio) 693000.00 vs 770000.00 not matched; currency EUR vs EUR matched; maturity 2019-01-02 vs 2019-02-01 (30 days apart; within one 31-day period, not the same fiscal month; ASC 815-20-25-84, either) matched; underlying EURUSD vs EURUSD matched.',
     );
   });
 });

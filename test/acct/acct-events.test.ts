@@ -41,7 +41,19 @@ const IFRS9 = { ...EXAMPLE, framework: 'ifrs9' };
 
 it('a de-designation keeps the reserve; the transaction still releases it; the forward after it goes to P&L and is settled', async () => {
   const { run, journal } = await setUp(IFRS9);
-  ok(await run(['acct', 'event', 'EUR-SALE-1', '--de-designate', '2018-12-31', '--reason', 'risk strategy changed']));
+  ok(
+    await run([
+      'acct',
+      'event',
+      'EUR-SALE-1',
+      '--de-designate',
+      '2018-12-31',
+      '--reason',
+      'risk strategy changed',
+      '--ground',
+      'objective-changed',
+    ]),
+  );
   ok(await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2019-02-01']));
   const rows = okJson(await run(['acct', 'test', 'EUR-SALE-1', '--json']));
   expect(
@@ -138,7 +150,19 @@ it('an occurrence in parts: a share, an amount, then what is left, released over
 
 it('a value needed on an event date is refused naming the date: a rate, or a row of --values', async () => {
   const { run, file } = await setUp(IFRS9);
-  ok(await run(['acct', 'event', 'EUR-SALE-1', '--de-designate', '2018-11-15', '--reason', 'risk strategy changed']));
+  ok(
+    await run([
+      'acct',
+      'event',
+      'EUR-SALE-1',
+      '--de-designate',
+      '2018-11-15',
+      '--reason',
+      'risk strategy changed',
+      '--ground',
+      'objective-changed',
+    ]),
+  );
   exits(
     await run(['acct', 'test', 'EUR-SALE-1', '--as-of', '2018-12-31']),
     2,
@@ -435,4 +459,56 @@ it('after the forward is settled the transaction may still stop being expected: 
     2,
     'already ended (de-designated 2019-03-31)',
   );
+});
+
+it('a de-designation states its ground: IFRS 9 refuses a voluntary one (6.5.6) and one without; IAS 39 and ASC 815 allow it', async () => {
+  const { run } = await setUp(IFRS9);
+  const deDesignate = (...more: string[]) =>
+    run(['acct', 'event', 'EUR-SALE-1', '--de-designate', '2018-12-31', '--reason', 'we just want to stop', ...more]);
+  exits(
+    await deDesignate(),
+    2,
+    '--ground: a de-designation without its ground is refused under IFRS 9, which discontinues hedge accounting only when the relationship no longer meets the qualifying criteria (IFRS 9 6.5.6)',
+  );
+  exits(await deDesignate('--ground', 'voluntary'), 2, '--ground: a voluntary de-designation is refused under IFRS 9');
+  exits(await deDesignate('--ground', 'bored'), 2, '--ground: expected one of objective-changed, criteria-not-met');
+  exits(
+    await run(['acct', 'event', 'EUR-SALE-1', '--occurred', '2019-02-01', '--ground', 'instrument-ended']),
+    2,
+    '--ground goes with --de-designate only.',
+  );
+  expect(okJson(await run(['acct', 'log', 'EUR-SALE-1', '--json']))).toHaveLength(1);
+  // The transaction no longer expected is a ground of its own.
+  const event = okJson(
+    await run([
+      '--json',
+      'acct',
+      'event',
+      'EUR-SALE-1',
+      '--de-designate',
+      '2018-12-31',
+      '--reason',
+      'the order was cancelled',
+      '--not-expected',
+    ]),
+  );
+  expect([event.ground, event.still_expected]).toEqual([undefined, false]);
+  for (const framework of ['ias39', 'asc815']) {
+    const other = await setUp({ ...IFRS9, framework });
+    ok(
+      await other.run([
+        'acct',
+        'event',
+        'EUR-SALE-1',
+        '--de-designate',
+        '2018-12-31',
+        '--reason',
+        'revoked',
+        '--ground',
+        'voluntary',
+      ]),
+    );
+    const [, recorded] = okJson(await other.run(['acct', 'log', 'EUR-SALE-1', '--json']));
+    expect(recorded.what).toBe('de-designated 2018-12-31 (voluntary)');
+  }
 });

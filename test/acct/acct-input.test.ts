@@ -1,6 +1,7 @@
 // What may be recorded: a rate is a positive price within a bounded range (a file's refused, a server's a reading
 // problem, exit 14), nothing dated after today; and what the memo prints of a file's text: sanitised, wrapped at any
 // width with its words whole, and written before the relationship is recorded.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hedgeIn, tempFolders, ROOT, SPAWN_EVERY_RUN } from '../support/hedge-cli.js';
@@ -199,7 +200,7 @@ describe('corrections, not edits: appended with their reason, shown by acct log'
     expect(own.map((row: { seq: number }) => row.seq)).toEqual([2, 3, 4]);
   });
 
-  it('who: the profile that recorded it', async () => {
+  it('who: the person (HEDGE_USER here), with the profile and the key fingerprint it was recorded with', async () => {
     const simulator = await start();
     const { dir, file } = setUp();
     const run = (args: string[], input?: string) => simulator.hedge(args, { configDir: dir, input, clock });
@@ -209,9 +210,22 @@ describe('corrections, not edits: appended with their reason, shown by acct log'
         simulator.apiKey,
       ),
     );
-    ok(await run(['--profile', 'desk', 'acct', 'designate', file('r.json', EXAMPLE), ...LATE]));
+    ok(
+      await simulator.hedge(['--profile', 'desk', 'acct', 'designate', file('r.json', EXAMPLE), ...LATE], {
+        configDir: dir,
+        clock,
+        env: { HEDGE_USER: 'Ada Obi' },
+      }),
+    );
     const [designated] = okJson(await run(['--profile', 'desk', 'acct', 'log', '--json']));
-    expect([designated.by, designated.subject]).toEqual(['desk', 'EUR-SALE-1']);
+    // The key's fingerprint: the first 12 hex digits of its SHA-256, never the key.
+    const fingerprint = createHash('sha256').update(simulator.apiKey).digest('hex').slice(0, 12);
+    expect([designated.by, designated.profile, designated.key, designated.subject]).toEqual([
+      'Ada Obi',
+      'desk',
+      fingerprint,
+      'EUR-SALE-1',
+    ]);
   });
 });
 

@@ -91,7 +91,7 @@ it('critical terms: each term of the instrument against the hedged item, matched
   expect(matched).toEqual({
     amount: { instrument: '1000000.00', hedged_item: '1000000.00', matched: true },
     currency: { instrument: 'EUR', hedged_item: 'EUR', matched: true },
-    maturity: { instrument: '2027-03-31', hedged_item: '2027-03-31', days_apart: 0, matched: true },
+    maturity: { instrument: '2027-03-31', hedged_item: '2027-03-31', days_apart: 0, rule: 'same_day', matched: true },
     underlying: { instrument: 'EURUSD', hedged_item: 'EURUSD', matched: true },
     matched: true,
   });
@@ -122,6 +122,49 @@ it('critical terms: each term of the instrument against the hedged item, matched
     null,
     false,
   ]);
+});
+
+it('critical terms under ASC 815: a maturity within one 31-day period or the same fiscal month matches (815-20-25-84), as the relationship documents; IFRS 9 to the day', () => {
+  const item = { amount: exact('770000')!, currency: 'EUR', expectedDate: '2019-02-01', market: 'EURUSD' };
+  const maturing = (maturity: string, more: Partial<Parameters<typeof criticalTerms>[0]> = {}) =>
+    criticalTerms({
+      instrument: { amount: exact('770000')!, currency: 'EUR', maturity, market: 'EURUSD' },
+      ratio: exact('1')!,
+      item,
+      framework: 'asc815',
+      ...more,
+    }).maturity;
+  // 20 days after the sale: one 31-day period, the same month — a match whichever the file documents.
+  expect(maturing('2019-02-21')).toEqual({
+    instrument: '2019-02-21',
+    hedged_item: '2019-02-01',
+    days_apart: 20,
+    within_31_days: true,
+    same_fiscal_month: true,
+    rule: 'within_31_days or same_fiscal_month',
+    matched: true,
+  });
+  // 30 days after: still one 31-day period (1 February to 3 March, both ends in it); 31 days after: not.
+  expect(maturing('2019-03-03').within_31_days).toBe(true);
+  expect(maturing('2019-03-04')).toMatchObject({ days_apart: 31, within_31_days: false, matched: false });
+  // Two days before, across the month's end: one 31-day period, not the same fiscal month.
+  const early = { within_31_days: true, same_fiscal_month: false };
+  expect(maturing('2019-01-30', { maturityMatch: 'within_31_days' })).toMatchObject({ ...early, matched: true });
+  expect(maturing('2019-01-30', { maturityMatch: 'same_fiscal_month' })).toMatchObject({
+    ...early,
+    rule: 'same_fiscal_month',
+    matched: false,
+  });
+  // 28 days apart in one month: the same fiscal month, and one 31-day period.
+  expect(maturing('2019-02-28', { maturityMatch: 'same_fiscal_month' }).matched).toBe(true);
+  // IFRS 9 and IAS 39: to the day, the days apart said.
+  expect(maturing('2019-02-21', { framework: 'ifrs9' })).toEqual({
+    instrument: '2019-02-21',
+    hedged_item: '2019-02-01',
+    days_apart: 20,
+    rule: 'same_day',
+    matched: false,
+  });
 });
 
 describe('exact to the cent, rounded once', () => {
@@ -282,4 +325,15 @@ it("the rules table: a row for each framework and kind of hedge, each paragraph 
         );
       expect(FRAMEWORK_RULES[framework].types[type]).toBeDefined();
     }
+});
+
+it('de-designation by choice: each framework’s rule in the table, its paragraphs in docs/accounting.md’s row', () => {
+  const docs = readFileSync(join(ROOT, 'docs', 'accounting.md'), 'utf8');
+  const row = docs.split('\n').find((line) => line.startsWith('| de-designation by choice |'))!;
+  const cells = row.split(' | ').slice(1);
+  FRAMEWORKS.forEach((framework, index) => {
+    const rules = FRAMEWORK_RULES[framework];
+    expect(cells[index].startsWith(rules.voluntaryDiscontinuation ? 'allowed' : 'refused'), framework).toBe(true);
+    expect(cells[index]).toContain(rules.cites.voluntary.replace(/^(IFRS 9 |IAS 39\.|ASC )/, ''));
+  });
 });

@@ -10,6 +10,7 @@ import { describeWithPostgres } from '../support/servers/postgres.js';
 import { openPostgresJournal, type PostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
 import { JournalStoreError } from '../../src/platform/journal/entry.js';
 import { accountStoreName } from '../../src/features/acct/acct-store.js';
+import { keyFingerprint } from '../../src/platform/journal/row-integrity.js';
 import { useSimulators } from '../support/simulator.js';
 
 const folder = tempFolders('hedge-acct-team-');
@@ -71,6 +72,33 @@ describeWithPostgres('the accounting records on the team store', (server) => {
     expect([tested.period_end, tested.rate]).toEqual(['2018-12-31', 1.21]);
     expect(existsSync(join(a.dir, 'acct'))).toBe(false);
     expect(existsSync(join(b.dir, 'acct'))).toBe(false);
+  });
+
+  it('four eyes across the desk: a designation made on one machine is approved from another, each a row of the one chain, each saying who', async () => {
+    const { machine, rows, env, store } = await desk();
+    const a = machine();
+    const b = machine();
+    const ada = { ...env, HEDGE_USER: 'Ada Obi' };
+    const bola = { ...env, HEDGE_USER: 'Bola Ade' };
+    ok(await a.run(['acct', 'policy', '--four-eyes', 'on'], ada));
+    ok(await a.run(IMPORT, ada));
+    exits(await a.run(['acct', 'designate', a.relationship('EUR-SALE-1'), ...LATE], ada), 0, 'pending approval');
+    expect(okJson(await b.run(['acct', 'list', '--json'], bola))[0].status).toBe('pending approval (record 3)');
+    exits(await a.run(['acct', 'approve', '3'], ada), 2, 'was made by Ada Obi, who cannot approve it');
+    ok(await b.run(['acct', 'approve', '3'], bola));
+    const stored = (await rows(store)).map((row) => JSON.parse(row.line));
+    // Who, with the profile (none: a key from the environment) and the key's fingerprint, never the key.
+    expect(stored.map((record) => [record.seq, record.kind, record.by.name, record.by.key])).toEqual(
+      ['policy', 'rates', 'designation', 'approval'].map((kind, index) => [
+        index + 1,
+        kind,
+        kind === 'approval' ? 'Bola Ade' : 'Ada Obi',
+        keyFingerprint(env.HEDGE_API_KEY),
+      ]),
+    );
+    expect(stored[3].body).toEqual({ record: 3, hash: stored[2].hash });
+    expect(JSON.stringify(stored)).not.toContain(env.HEDGE_API_KEY);
+    expect(okJson(await a.run(['acct', 'list', '--json'], ada))[0].status).toBe('designated');
   });
 
   it('two colleagues designating at once, each in a process of its own: both are kept, one after the other, on one chain', async () => {

@@ -312,6 +312,18 @@ describe('entities: each declared once, every report and close one entity’s bo
       2,
       "--entity: NG01-PRESS is in NG01's books, not US01's.",
     );
+    // The inventory lists every entity's relationships, each with its entity, kind of hedge and balance (nothing
+    // summed), or one entity's; an entity no one declared is refused.
+    const listed = async (args: string[]) =>
+      pick(okJson(await run(['acct', 'list', ...args, '--json'])), ['id', 'entity', 'type', 'balance']);
+    expect(await listed([])).toEqual([
+      ['NG01-PRESS', 'NG01', 'fair_value', 'hedged_item_adjustment'],
+      ['US01-NG01-NI', 'US01', 'net_investment', 'translation_reserve'],
+    ]);
+    expect(await listed(['--entity', 'NG01'])).toEqual([
+      ['NG01-PRESS', 'NG01', 'fair_value', 'hedged_item_adjustment'],
+    ]);
+    exits(await run(['acct', 'list', '--entity', 'ZA01']), 2, '--entity: ZA01 is not a declared entity');
     const naira = okJson(await run(['acct', 'journal', '--entity', 'NG01', '--json']));
     expect(new Set(naira.map((row: Row) => `${row.relationship_id} ${row.currency}`))).toEqual(
       new Set(['NG01-PRESS NGN']),
@@ -321,6 +333,14 @@ describe('entities: each declared once, every report and close one entity’s bo
     exits(await run(['acct', 'close', '--period', '2024-10', '--entity', 'NG01']), 2, 'close 2025-08 first');
     const closed = okJson(await run(['acct', 'close', '--period', '2025-Q3', '--entity', 'NG01', '--json']));
     expect(closed).toMatchObject({ entity: 'NG01', months: ['2025-07', '2025-08', '2025-09'] });
+    // Each relationship's balance as its own entity's last close left it, in its currency: NG01's order at 30
+    // September, an asset of 400,000 × 20 naira; US01's books not closed yet.
+    expect(pick(okJson(await run(['acct', 'list', '--json'])), ['id', 'reserve', 'currency', 'reserve_as_of'])).toEqual(
+      [
+        ['NG01-PRESS', -8_000_000, 'NGN', '2025-09-30'],
+        ['US01-NG01-NI', null, null, null],
+      ],
+    );
     exits(await run(['acct', 'close', '--period', '2025-08', '--entity', 'US01']), 2, 'close 2024-10 first');
     ok(await run(['acct', 'close', '--period', '2024', '--entity', 'US01']));
     const september = ['acct', 'journal', '--entity', 'NG01', '--period', '2025-09'];
@@ -359,8 +379,14 @@ describe('entities: each declared once, every report and close one entity’s bo
 
   it('declared once: the same again adds nothing, other figures are refused, one default at most', async () => {
     const { run, file } = setUp();
-    expect(okJson(await run(['acct', 'entities', example('entities.json'), '--json']))).toEqual({ declared: 2 });
-    expect(okJson(await run(['acct', 'entities', example('entities.json'), '--json']))).toEqual({ declared: 0 });
+    expect(okJson(await run(['acct', 'entities', example('entities.json'), '--json']))).toEqual({
+      declared: 2,
+      pending_approval: [],
+    });
+    expect(okJson(await run(['acct', 'entities', example('entities.json'), '--json']))).toEqual({
+      declared: 0,
+      pending_approval: [],
+    });
     const renamed = file('renamed.json', {
       entities: [{ code: 'NG01', name: 'Acme Nigeria Plc', functional_currency: 'NGN' }],
     });
@@ -526,6 +552,14 @@ describe('what each kind of hedge takes is its row of the rules table: the rest 
       2,
       '--not-expected: US01-NG01-NI is a net-investment hedge, which has no transaction to expect; the translation reserve stays until the operation is disposed of.',
     );
+    // IFRS 9 ends a net investment's hedge accounting on a ground as any other's; it has no transaction to stop
+    // expecting, so none is offered.
+    const ungrounded = exits(
+      await run(['acct', 'event', 'US01-NG01-NI', '--de-designate', '2026-02-01', '--reason', 'sold']),
+      2,
+      '--ground: a de-designation without its ground is refused under IFRS 9, which discontinues hedge accounting only when the relationship no longer meets the qualifying criteria (IFRS 9 6.5.6)',
+    );
+    expect(ungrounded.stderr).not.toContain('--not-expected');
     exits(
       await run(['acct', 'event', 'US01-NG01-NI', '--disposed', '2026-02-01', '--reason', 'x']),
       2,

@@ -24,7 +24,7 @@ const schemaOf = (name: string, access: 'direct' | 'token' = 'direct') =>
 
 it('tools from the manifest: every read and write leaf is a tool named like its command path; local commands are not', () => {
   expect(tools.map((candidate) => `${candidate.name} ${candidate.tier}`).join(', ')).toBe(
-    'markets read, price read, quote read, open write, add write, reduce write, close write, hedges read, history read, positions read, account read, maturities read, roll write, whoami read, doctor read, plan read, apply write, exposures read, report read, journal_list read, journal_show read, resume write, acct_test read, acct_reserve read, acct_journal read',
+    'markets read, price read, quote read, open write, add write, reduce write, close write, hedges read, history read, positions read, account read, maturities read, roll write, whoami read, doctor read, plan read, apply write, exposures read, report read, journal_list read, journal_show read, resume write, acct_test read, acct_reserve read, acct_journal read, acct_disclose read',
   );
   expect(tool('journal_list').command).toBe('hedge journal list');
 });

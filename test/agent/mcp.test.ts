@@ -133,7 +133,7 @@ it('hedge mcp on a live key: without --allow-live no write tool is listed, and o
   expect(simulator.sandbox.requestLog).toEqual([]);
   const stderr = await close();
   expect(stderr).toContain(
-    'hedge mcp: serving 18 tools over stdio with key hpk_live…UvWx — LIVE: read tools only (write tools need --allow-live).',
+    'hedge mcp: serving 19 tools over stdio with key hpk_live…UvWx — LIVE: read tools only (write tools need --allow-live).',
   );
   expect(stderr).not.toContain(LIVE_KEY);
 });

@@ -111,14 +111,6 @@ const SKIPPED = [
     "waits up to an hour for the book to make 500 USD, which the simulator's book never does in a test",
   ),
   skip(
-    /^hedge acct (?:test --as-of 2019-02-01 --json|test EUR-SALE-1 --values values\.csv|event (?:EUR-SALE-1|US01-NG01-NI) --(?:de-designate|occurred|disposed) .*|rates fixed\.csv .*|reserve --period 2019-Q1|reserve --period 2019 --json|journal --period 2019-02 --accounts gl-accounts\.json|journal --format csv > entries\.csv)$/,
-    "needs a relationship recorded by an earlier line: each command's examples run in a block of their own (docs/accounting.md's worked example runs designate, test, event, reserve and journal in order; test/acct/acct-commands.test.ts, acct-events.test.ts and acct-store.test.ts run the rest)",
-  ),
-  skip(
-    /^hedge acct (?:close --period 2026-11|close --period 2018-12 --values EUR-SALE-1=values\.csv|show EUR-SALE-1)$/,
-    'needs a relationship recorded by an earlier line and a month ended with its rates recorded (test/acct/acct-commands.test.ts and test/acct/acct-desk.test.ts run both)',
-  ),
-  skip(
     /^\.\/dist-sea\/hedge --version$/,
     'the single executable is built by `npm run build:sea` (test/build/single-executable.test.ts builds and runs it)',
   ),
@@ -144,6 +136,20 @@ const BOOK = [
   '--demo open USDTNGN buy 10000 --tenor 3 --ref DEAL-42',
   '--demo open USDTNGN sell 2000 --tenor 1 --ref DEAL-7',
   '--demo roll USDTNGN sell --tenor 7',
+];
+
+/**
+ * The books the docs' `acct` examples assume (on the demo account, as every `acct` line runs): the textbook forward of
+ * docs/accounting.md in the books of its company, US01 (docs/examples/company.json, record 1), its rates imported and
+ * its relationship designated (records 2 and 3). A block that declares entities, designates or imports rates from a
+ * file builds its own books from nothing instead.
+ */
+const ACCT_BOOKS = [
+  ['--demo', 'acct', 'entities', join(ROOT, 'docs', 'examples', 'company.json')],
+  ['--demo', 'acct', 'rates', join(ROOT, 'docs', 'examples', 'rates-eurusd.csv'), '--market', 'EURUSD'],
+  ['--quote', 'USD per EUR'],
+  ['--demo', 'acct', 'designate', join(ROOT, 'docs', 'examples', 'relationship.json')],
+  ['--recorded-late', 'brought over from the 2018 spreadsheet'],
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -422,7 +428,7 @@ async function run(args: string[], options: RunIn) {
 /** The simulator this file serves for the docs' logins, and the folders every block copies. */
 let server: Simulator | undefined;
 const world = tempDir('hedge-docs-');
-const [flat, booked] = ['flat', 'booked'].map((name) => join(world.path, name));
+const [flat, booked, accounted] = ['flat', 'booked', 'accounted'].map((name) => join(world.path, name));
 
 beforeAll(async () => {
   mkdirSync(flat);
@@ -433,6 +439,10 @@ beforeAll(async () => {
   // The two opens are on two sides: they may go at once.
   (await Promise.all(BOOK.slice(0, 2).map((line) => hedgeIn(booked, line)))).forEach(ok);
   ok(await hedgeIn(booked, BOOK[2]));
+  cpSync(booked, accounted, { recursive: true });
+  ok(await hedgeIn(accounted, ACCT_BOOKS[0]));
+  ok(await hedgeIn(accounted, [...ACCT_BOOKS[1], ...ACCT_BOOKS[2]]));
+  ok(await hedgeIn(accounted, [...ACCT_BOOKS[3], ...ACCT_BOOKS[4]]));
 });
 
 afterAll(async () => {
@@ -772,13 +782,25 @@ function startBlock(block: Block) {
     background: [] as Array<() => Promise<number | null>>,
     remove: folder.remove,
   };
-  // A block that opens a hedge starts from a flat book.
-  const opens = block.lines.some((line) =>
-    line.shell?.pipelines.some((pipeline) =>
-      pipeline.stages.some((stage) => commandOf(launcher(stage)?.args ?? []) === 'open'),
-    ),
-  );
-  cpSync(opens ? flat : booked, state.config, { recursive: true });
+  const runs = (what: (args: string[]) => boolean) =>
+    block.lines.some((line) =>
+      line.shell?.pipelines.some((pipeline) => pipeline.stages.some((stage) => what(launcher(stage)?.args ?? []))),
+    );
+  // A block that opens a hedge starts from a flat book; one of `acct` from the books the docs assume, unless it makes
+  // its own (entities declared, a designation, rates imported from a file).
+  const acctWords = (args: string[]) => args.slice(args.indexOf('acct') + 1);
+  const opens = runs((args) => commandOf(args) === 'open');
+  const accounts = runs((args) => commandOf(args) === 'acct');
+  const ownBooks = runs((args) => {
+    const [sub, file] = acctWords(args);
+    return (
+      commandOf(args) === 'acct' &&
+      (sub === 'designate' ||
+        (sub === 'entities' && file !== undefined && !file.startsWith('-')) ||
+        (sub === 'rates' && file !== undefined && !file.startsWith('-') && !args.includes('--correct')))
+    );
+  });
+  cpSync(opens ? flat : accounts && !ownBooks ? accounted : booked, state.config, { recursive: true });
   cpSync(join(ROOT, 'docs', 'examples'), join(state.cwd, 'docs', 'examples'), { recursive: true });
   return state;
 }

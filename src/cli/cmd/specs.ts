@@ -1,7 +1,7 @@
 // Every command's declaration (arguments, options, tier, examples) and the pieces they share. Data
 // only, in one module: esbuild splits by file, so a declaration beside its command's code would
 // load that code at every start. cli/manifest.ts ties each to its lazily loaded command.
-import { HEDGE_STATUSES, OUTPUT_FORMATS, SIDES, TENORS } from '../../core/vocabulary.js';
+import { DE_DESIGNATION_GROUNDS, HEDGE_STATUSES, OUTPUT_FORMATS, SIDES, TENORS } from '../../core/vocabulary.js';
 import { declared, opt, type ArgSpec, type OptionSpec } from '../runner/command-spec.js';
 import { SANDBOX_DIALECTS } from '../../sandbox/dialect-names.js';
 
@@ -756,122 +756,112 @@ const ACCT_ENTITY = opt(
   '--entity <code>',
   "the entity whose books (a company code the entities file declares): needed where the relationships are in several entities' books",
 );
+const ACCT_BY = opt('--by <name>', 'who makes the record (default HEDGE_USER or user@host)');
 const ACCT_AS_OF = opt(
   '--as-of <date>',
   "the last day: its month an interim period to that day (default today, the server's)",
 );
 
-export const ACCT_DESIGNATE = subcommand(
-  'designate',
-  'local',
-  'Record a hedging relationship (append-only, hashed) and print its memo',
-  {
-    prints: 'the designation memo',
-    description:
-      'Record a hedging relationship (a cash-flow, fair-value or net-investment hedge) from a JSON file (append-only, hashed, in the state folder) and print its designation memo; a designation dated before today or naming closed hedges needs --recorded-late',
-    args: [arg('file', 'the relationship file (JSON; its fields: docs/accounting.md)')],
-    options: options(
-      '--recorded-late <reason>',
-      'record a designation dated before today (a relationship brought over from elsewhere): the memo says so on its first line',
-      '--markdown',
-      'print the memo in Markdown',
-      '--html <file>',
-      'also write the memo as a self-contained HTML page (no script, A4 printable)',
-    ),
-    examples: [
-      'hedge acct designate docs/examples/relationship.json --recorded-late "brought over from the 2018 spreadsheet"',
-    ],
-  },
-);
+export const ACCT_DESIGNATE = subcommand('designate', 'local', 'Record a relationship (hashed) and print its memo', {
+  prints: 'the designation memo',
+  description:
+    'Record a hedging relationship (a cash-flow, fair-value or net-investment hedge) from a JSON file (append-only, hashed, in the state folder) and print its designation memo; a designation dated before today or naming closed hedges needs --recorded-late',
+  args: [arg('file', 'the relationship file (JSON; its fields: docs/accounting.md)')],
+  options: options(
+    '--recorded-late <reason>',
+    'record a designation dated before today (a relationship brought over from elsewhere): the memo says so on its first line',
+    '--markdown',
+    'print the memo in Markdown',
+    '--html <file>',
+    'also write the memo as a self-contained HTML page (no script, A4 printable)',
+    ACCT_BY,
+  ),
+  examples: [
+    'hedge acct designate docs/examples/relationship.json --recorded-late "brought over from the 2018 spreadsheet"',
+  ],
+});
 
-export const ACCT_RATES = subcommand(
-  'rates',
-  'local',
-  "Import a market's dated rates, record today's mid, or list them",
-  {
-    description:
-      "Import a market's dated rates (CSV date,spot,forward,discount_factor,source; no gap, no date twice, no other market), or with --record today's mid price from the API with its source and the server's time and the carry its open hedges have accrued (a read); with --market alone, list what is recorded",
-    args: [optional(arg('file', 'the rates file (CSV), or - for stdin'))],
-    options: options(
-      '--market <market>',
-      'the market the rates are of, e.g. EURUSD or USDTNGN',
-      '--quote <direction>',
-      'how the FILE\'s rates read, once: "USD per EUR", "NGN per USDT" (--record takes the server\'s)',
-      '--record',
-      "record today's mid price of --market from the API instead of a file",
-      '--correct',
-      "correct the file's dates recorded already with other figures (an appended correction; needs --reason)",
-      '--reason <text>',
-      'with --correct: why the recorded rates are wrong',
-    ),
-    examples: [
-      'hedge acct rates docs/examples/rates-eurusd.csv --market EURUSD --quote "USD per EUR"',
-      'hedge acct rates fixed.csv --market EURUSD --quote "USD per EUR" --correct --reason "the bank restated its fixing"',
-    ],
-  },
-);
+export const ACCT_RATES = subcommand('rates', 'local', "Import, record or list a market's dated rates", {
+  description:
+    "Import a market's dated rates (CSV date,spot,forward,discount_factor,source; no gap, no date twice, no other market), or with --record today's mid price from the API with its source and the server's time and the carry its open hedges have accrued (a read); with --market alone, list what is recorded",
+  args: [optional(arg('file', 'the rates file (CSV), or - for stdin'))],
+  options: options(
+    '--market <market>',
+    'the market the rates are of, e.g. EURUSD or USDTNGN',
+    '--quote <direction>',
+    'how the FILE\'s rates read, once: "USD per EUR", "NGN per USDT" (--record takes the server\'s)',
+    '--record',
+    "record today's mid price of --market from the API instead of a file",
+    '--correct',
+    "correct the file's dates recorded already with other figures (an appended correction; needs --reason)",
+    '--reason <text>',
+    'with --correct: why the recorded rates are wrong',
+    ACCT_BY,
+  ),
+  examples: [
+    'hedge acct rates docs/examples/rates-eurusd.csv --market EURUSD --quote "USD per EUR"',
+    'hedge acct rates docs/examples/rates-eurusd-restated.csv --market EURUSD --quote "USD per EUR" --correct --reason "the bank restated its fixing"',
+  ],
+});
 
-export const ACCT_TEST = subcommand(
-  'test',
-  'read',
-  'Effectiveness per relationship and period: changes, ratio, lower of, reserve',
-  {
-    description:
-      "Test each relationship's effectiveness per period up to --as-of: the instrument's and the hedged item's cumulative changes, the offset ratio (or regression), the IFRS 9 6.5.11 lower of, the effective part to its balance (as its row of the rules table says) and the rest to P&L, the excluded part; hedge never concludes that hedge accounting applies",
-    args: [ACCT_ONE],
-    options: options(ACCT_AS_OF, ACCT_PERIOD, ACCT_ENTITY, ACCT_VALUES, UNTIL_OPTION),
-    examples: ['hedge acct test --as-of 2019-02-01 --json', 'hedge acct test EUR-SALE-1 --values values.csv'],
-  },
-);
+export const ACCT_TEST = subcommand('test', 'read', 'Effectiveness per relationship and month', {
+  description:
+    "Test each relationship's effectiveness per period up to --as-of: the instrument's and the hedged item's cumulative changes, the offset ratio (or regression), the IFRS 9 6.5.11 lower of, the effective part to its balance (as its row of the rules table says) and the rest to P&L, the excluded part; hedge never concludes that hedge accounting applies",
+  args: [ACCT_ONE],
+  options: options(ACCT_AS_OF, ACCT_PERIOD, ACCT_ENTITY, ACCT_VALUES, UNTIL_OPTION),
+  examples: [
+    'hedge acct test --as-of 2019-02-01 --json',
+    'hedge acct test EUR-SALE-1 --values docs/examples/values-eurusd.csv',
+  ],
+});
 
-export const ACCT_EVENT = subcommand(
-  'event',
-  'local',
-  'Record an event: occurrence, disposal, de-designation, rebalancing, termination',
-  {
-    description:
-      "Record an event of a relationship's life, appended with its date: its transaction or a net investment's disposal (a part with --share or --amount: that part of the reserves reclassified), a de-designation (prospective), a rebalancing (IFRS 9) or the instrument's termination (settled in cash)",
-    args: [RELATIONSHIP_ID],
-    options: options(
-      '--occurred <date>',
-      'the hedged transaction happened on this date (all that is left of it, unless --share or --amount)',
-      '--disposed <date>',
-      "a net investment's operation was disposed of on this date (all, unless --share)",
-      '--share <share>',
-      'with --occurred or --disposed: a share of it, e.g. 0.25',
-      '--amount <amount>',
-      'with --occurred or --disposed: an amount of the item',
-      '--de-designate <date>',
-      'end the relationship on this date (needs --reason)',
-      '--not-expected',
-      'with --de-designate: the transaction is no longer expected, so the reserve goes to P&L at once',
-      '--rebalance <date>',
-      'IFRS 9: change the designated share of the instrument from this date (needs --ratio and --reason)',
-      '--ratio <ratio>',
-      'with --rebalance: the new designated share of the instrument',
-      '--terminate <date>',
-      'the instrument was terminated and settled in cash on this date (needs --reason)',
-      '--reason <text>',
-      'why (a de-designation, a rebalancing, a termination or a correction)',
-      '--correct <record>',
-      'replace the event of this record number (hedge acct log ID) with this one: an appended correction, --reason says why',
-    ),
-    examples: [
-      'hedge acct event EUR-SALE-1 --de-designate 2019-01-15 --reason "the order was cancelled" --not-expected',
-      'hedge acct event EUR-SALE-1 --occurred 2019-02-01 --share 0.5',
-      'hedge acct event EUR-SALE-1 --occurred 2019-02-01 --correct 3 --reason "the delivery was on the 1st, not the 10th"',
-    ],
-  },
-);
+export const ACCT_EVENT = subcommand('event', 'local', 'Record an event: occurred, disposed, de-designated, …', {
+  description:
+    "Record an event of a relationship's life, appended with its date: its transaction or a net investment's disposal (a part with --share or --amount: that part of the balance reclassified), a de-designation (on its --ground), a rebalancing (IFRS 9) or the instrument's termination",
+  args: [RELATIONSHIP_ID],
+  options: options(
+    '--occurred <date>',
+    'the hedged transaction happened on this date (all that is left of it, unless --share or --amount)',
+    '--disposed <date>',
+    "a net investment's operation was disposed of on this date (all, unless --share)",
+    '--share <share>',
+    'with --occurred or --disposed: a share of it, e.g. 0.25',
+    '--amount <amount>',
+    'with --occurred or --disposed: an amount of the item',
+    '--de-designate <date>',
+    'end hedge accounting on this date (needs --reason)',
+    '--ground <ground>',
+    'with --de-designate: its ground (IFRS 9 needs one)',
+    DE_DESIGNATION_GROUNDS,
+    '--not-expected',
+    'with --de-designate: the transaction is no longer expected, so the reserve goes to P&L at once',
+    '--rebalance <date>',
+    'IFRS 9: change the designated share of the instrument from this date (needs --ratio and --reason)',
+    '--ratio <ratio>',
+    'with --rebalance: the new designated share',
+    '--terminate <date>',
+    'the instrument was terminated and settled in cash on this date (needs --reason)',
+    '--reason <text>',
+    'why (a de-designation, rebalancing, termination or correction)',
+    '--correct <record>',
+    'replace the event of this record (hedge acct log ID) with this one; --reason says why',
+    ACCT_BY,
+  ),
+  examples: [
+    'hedge acct event EUR-SALE-1 --de-designate 2019-01-15 --ground objective-changed --reason "the retailer pays half in dollars"',
+    'hedge acct event EUR-SALE-1 --occurred 2019-02-01 --share 0.5',
+    'hedge acct event EUR-SALE-1 --occurred 2019-02-01 --share 0.6 --correct 5 --reason "60 % was delivered, not half"',
+  ],
+});
 
-export const ACCT_LOG = subcommand('log', 'local', 'The audit trail: every record, who made it, when, what and why', {
+export const ACCT_LOG = subcommand('log', 'local', 'The audit trail: who made each record, when, why', {
   description:
     "The accounting records of this environment in the order they were made: who (the profile), when, what (a designation, an event, rates, an entity declared, a close, a correction) and why (a correction's reason, a late designation's); with an id, that relationship's or that market's alone",
   args: [optional(arg('id', 'a relationship id or a market (default: every record)'))],
   examples: ['hedge acct log', 'hedge acct log EUR-SALE-1 --json'],
 });
 
-export const ACCT_RESERVE = subcommand('reserve', 'read', "Each hedge's balance rolled forward per period", {
+export const ACCT_RESERVE = subcommand('reserve', 'read', "Each hedge's balance rolled forward", {
   description:
     "The roll-forward per relationship and period of the balance its effective part goes to (the cash-flow hedge reserve, the hedged item's adjustment or the translation reserve): open, effective, reclassified, adjustment, close (open + effective − reclassified + adjustment = close on every row), and the cost of hedging reserve's",
   args: [ACCT_ONE],
@@ -879,9 +869,9 @@ export const ACCT_RESERVE = subcommand('reserve', 'read', "Each hedge's balance 
   examples: ['hedge acct reserve --period 2019-Q1', 'hedge acct reserve --period 2019 --json'],
 });
 
-export const ACCT_JOURNAL = subcommand('journal', 'read', 'Balanced journal entries per period: table, JSON, CSV', {
+export const ACCT_JOURNAL = subcommand('journal', 'read', 'Balanced entries; the ERP posting file (--gl)', {
   description:
-    'Balanced journal entries per relationship and period (entry, relationship, hedges, date, role, GL account, debit, credit, currency, rate and its source), for an ERP import with --format csv',
+    'Balanced journal entries per relationship and period (entry, relationship, hedges, date, role, GL account, debit, credit, currency, rate and its source); with --gl the posting file an ERP imports (--format csv)',
   args: [ACCT_ONE],
   options: options(
     ACCT_AS_OF,
@@ -889,16 +879,21 @@ export const ACCT_JOURNAL = subcommand('journal', 'read', 'Balanced journal entr
     ACCT_ENTITY,
     '--accounts <file>',
     'a JSON map of each role to its GL account, e.g. {"cash_flow_hedge_reserve": "3510"}',
+    '--gl',
+    "the posting file an ERP imports: a line per posting with its document, period, company code (the relationship's entity), ledger and GL account (needs --accounts naming every role posted to)",
+    '--ledger <name>',
+    'with --gl: the ledger the lines post to (default IFRS, or USGAAP under ASC 815)',
     ACCT_VALUES,
     UNTIL_OPTION,
   ),
   examples: [
-    'hedge acct journal --period 2019-02 --accounts gl-accounts.json',
+    'hedge acct journal --period 2019-02 --accounts docs/examples/gl-accounts.json',
     'hedge acct journal --format csv > entries.csv',
+    'hedge acct journal --period 2019-02 --gl --accounts docs/examples/gl-accounts.json --entity US01 --format csv > postings.csv',
   ],
 });
 
-export const ACCT_CLOSE = subcommand('close', 'local', 'Close a period: its figures and entries kept as they are', {
+export const ACCT_CLOSE = subcommand('close', 'local', 'Close a period: its figures kept as they are', {
   description:
     "Close a period of the books: every relationship's test rows, reserve and journal entries for it are recorded, and test, reserve and journal print them as closed from then on; what later changes in it (a late rate, an event) posts adjusting entries in the first open period; refused while the period has not ended or a rate it needs is missing",
   options: options(
@@ -911,25 +906,76 @@ export const ACCT_CLOSE = subcommand('close', 'local', 'Close a period: its figu
       undefined,
       'repeatable',
     ),
+    ACCT_BY,
   ),
-  examples: ['hedge acct close --period 2026-11', 'hedge acct close --period 2018-12 --values EUR-SALE-1=values.csv'],
+  examples: [
+    'hedge acct close --period 2018-10',
+    'hedge acct close --period 2018-Q4 --values EUR-SALE-1=docs/examples/values-eurusd.csv',
+  ],
 });
 
-export const ACCT_LIST = subcommand(
-  'list',
-  'local',
-  'The relationships recorded: id, framework, item, instrument, status, reserve',
-  {
-    description:
-      'List the relationships recorded: id, framework, hedged item, instrument, status (designated, or how and when it ended) and the reserve as the last closed period left it',
-    examples: ['hedge acct list', 'hedge acct list --json'],
-  },
-);
+export const ACCT_APPROVE = subcommand('approve', 'local', 'Approve or reject a pending record (four eyes)', {
+  description:
+    'Approve a record four eyes holds pending (a designation, a correction, a de-designation, a close, an entity declared, turning four eyes off) so that it counts: an approval record of its own in the same chain, by another person than the one who made it; with --reject, it never counts (the maker may withdraw their own)',
+  args: [arg('record', 'the pending record’s number (hedge acct log shows it)')],
+  options: options(
+    '--reject',
+    'reject it instead: it never counts (needs --reason)',
+    '--reason <text>',
+    'with --reject: why',
+    ACCT_BY,
+  ),
+  examples: [
+    'hedge acct policy --four-eyes on --by "Ada Obi"',
+    'hedge acct close --period 2018-10 --by "Ada Obi"',
+    'hedge acct approve 5 --by "Bola Ade"',
+  ],
+});
+
+export const ACCT_POLICY = subcommand('policy', 'local', 'Four eyes: a second person approves what counts', {
+  description:
+    'Show the records policy, or set it: with four eyes on, a designation, a correction, a de-designation, a close and an entity declared are recorded pending and count once another person approves them (hedge acct approve); turning it off is approved the same way',
+  options: options(
+    '--four-eyes <on|off>',
+    'turn four eyes on (at once) or off (once approved)',
+    ['on', 'off'],
+    ACCT_BY,
+  ),
+  examples: ['hedge acct policy --four-eyes on', 'hedge acct policy --json'],
+});
+
+export const ACCT_DISCLOSE = subcommand('disclose', 'read', "A period's disclosures (IFRS 7, ASC 815)", {
+  description:
+    "A period's hedge-accounting disclosures from one entity's books, a line per figure with its paragraph, by risk category and type of hedge (each by its row of the rules table: a cash-flow hedge's reserve, a net investment's translation reserve, a fair-value hedge's adjustment of the hedged item, never summed): IFRS 7 23B and 24A–24F (the instruments' carrying and nominal amounts and where they sit, the changes used to measure ineffectiveness, ineffectiveness and reclassifications and their lines, the reserves reconciled, the timing profile with average rates), or ASC 815's tabular disclosures",
+  options: options(
+    '--period <period>',
+    'a month (2026-11), a quarter (2026-Q4) or a year (2026)',
+    ACCT_ENTITY,
+    '--accounts <file>',
+    'a JSON map of each role to its GL account: the line items are named by them',
+    '--html <file>',
+    'also write them as a self-contained HTML page (no script, A4 printable)',
+  ),
+  examples: [
+    'hedge acct disclose --period 2019-Q1',
+    'hedge acct disclose --period 2018 --json',
+    'hedge acct disclose --period 2019-Q1 --accounts docs/examples/gl-accounts.json --format csv > disclosures.csv',
+    'hedge acct disclose --period 2019-Q1 --html disclosures.html',
+  ],
+});
+
+export const ACCT_LIST = subcommand('list', 'local', 'Each relationship, its status and reserve', {
+  description:
+    "List the relationships recorded: id, entity, kind of hedge, framework, hedged item, instrument, status (designated, or how and when it ended) and the balance as its entity's last closed period left it, in its currency; with --entity, that entity's alone",
+  options: options(ACCT_ENTITY),
+  examples: ['hedge acct list', 'hedge acct list --entity US01 --json'],
+});
 
 export const ACCT_ENTITIES = subcommand('entities', 'local', "Declare the group's entities, or list them", {
   description:
     'Declare the group\'s entities from a JSON file ({"entities": [{"code", "name", "functional_currency", "default"}]}): each once, never edited, one of them the default that holds the relationships naming none; without a file, list those declared',
   args: [optional(arg('file', 'the entities file (JSON; its fields: docs/accounting.md)'))],
+  options: options(ACCT_BY),
   examples: ['hedge acct entities docs/examples/entities.json', 'hedge acct entities --json'],
 });
 

@@ -310,6 +310,8 @@ export function valueRelationship(
         ratio: exact(rel.ratio)!,
         // Designate refuses critical terms for an item with no date.
         item: { amount, currency: item.currency, expectedDate: item.expected_date!, market: rel.market },
+        framework: rel.framework,
+        maturityMatch: rel.maturity_match,
       }),
     }),
   };
@@ -420,6 +422,7 @@ async function deskHedges(client: HedgeClient, references: readonly string[]) {
       notional,
       entry,
       openedMs,
+      ...(record?.maturity_at !== undefined && { maturityMs: ms(record.maturity_at) }),
       closed: done && {
         atMs: ms(done.closedAt),
         gross: exactNumber(done.grossPnlUsd ?? 0),

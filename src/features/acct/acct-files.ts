@@ -57,7 +57,7 @@ const RELATIONSHIP = z.strictObject({
   framework: z.enum(FRAMEWORKS),
   type: z.enum(HEDGE_TYPES),
   /** The entity whose books the relationship is in (a company code): the one the entities file declares. */
-  entity: z.optional(pattern(/^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/, 'expected a company code')),
+  entity: z.optional(pattern(COMPANY_CODE, 'expected a company code')),
   designated_at: date('designated_at'),
   objective: text,
   market: pattern(/^[A-Z0-9]{4,16}$/, 'expected the market whose rates apply, e.g. USDTNGN'),
@@ -114,6 +114,8 @@ const RELATIONSHIP = z.strictObject({
   economic_relationship: z.optional(text),
   credit_risk: z.optional(text),
   prospective_assessment: z.optional(text),
+  /** ASC 815 critical terms: the maturity matches within one 31-day period or within the same fiscal month. */
+  maturity_match: z.optional(z.enum(['within_31_days', 'same_fiscal_month'])),
 });
 export type Relationship = z.infer<typeof RELATIONSHIP>;
 

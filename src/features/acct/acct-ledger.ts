@@ -31,7 +31,8 @@ import {
   type Close,
   type Recorded,
 } from './acct.js';
-import { appendRecords, recordsElsewhere } from './acct-store.js';
+import { appendRecords, recordsElsewhere, type AcctRecord } from './acct-store.js';
+import { awaitsSaid, heldOf, pendingProblem } from './acct-approval.js';
 import type { JsonObject } from '../../core/objects.js';
 
 type Row = Record<string, unknown>;
@@ -162,8 +163,13 @@ const rateColumns = (rate: Pick<Mark, 'spot' | 'source'> | undefined) => ({
   rate_source: rate?.source ?? null,
 });
 
-/** A journal line as printed: its amount a debit (positive) or a credit. */
-export const journalRow = ({ amount, ...line }: Row & { amount: bigint }, rate?: Pick<Mark, 'spot' | 'source'>) => ({
+/** A journal line as printed: its amount a debit (positive) or a credit; with its rate, the way the rate is quoted
+ * (what the posting file translates the amount back to the transaction currency by). */
+export const journalRow = (
+  { amount, ...line }: Row & { amount: bigint },
+  rate?: Pick<Mark, 'spot' | 'source'>,
+  quote?: string,
+) => ({
   entry_id: line.entry_id,
   relationship_id: line.relationship_id,
   hedge_ids: line.hedge_ids,
@@ -174,6 +180,7 @@ export const journalRow = ({ amount, ...line }: Row & { amount: bigint }, rate?:
   credit: amount < 0n ? centsNumber(-amount) : 0,
   currency: line.currency,
   ...rateColumns(rate),
+  ...(rate && quote && { rate_quote: quote }),
   description: line.description,
 });
 
@@ -187,7 +194,7 @@ interface Month {
 }
 
 /** Each relationship's month rows and its journal lines, a point's entries each; every entry balances. */
-function booksOf(computed: readonly Computed[]) {
+function booksOf(computed: readonly Computed[], quotes: Recorded['rates']) {
   const months: Month[] = [];
   const journal: Row[] = [];
   const failed: NotValued[] = [];
@@ -202,6 +209,7 @@ function booksOf(computed: readonly Computed[]) {
           journalRow(
             { ...line, hedge_ids: hedge_id ?? hedgeIds.join(' '), currency },
             rate ?? rates.get(point.period_end),
+            quotes.get(rel.market)?.quote,
           ),
         );
       });
@@ -426,7 +434,7 @@ async function ledger(
   const { closes } = state;
   const chosen = (row: Row) => request.id === undefined || row.relationship_id === request.id;
   const valued = await valueAll(ctx, state, inputs, until, request.option);
-  const fresh = booksOf(valued.computed);
+  const fresh = booksOf(valued.computed, state.rates);
   const adjusting = adjustments(closes, fresh.journal, chosen);
   const balanceOf = (id: string) => {
     const { relationship: rel } = state.relationships.get(id)!;
@@ -463,7 +471,7 @@ async function ledger(
 
 /** The entity whose books a request is of: the one asked for (declared), the relationship's, or the only one the
  * relationships are kept in; refused where that would mix two entities' books, each in its own currency. */
-function entityAsked(state: Recorded, id: string | undefined, asked: string | undefined) {
+export function entityAsked(state: Recorded, id: string | undefined, asked: string | undefined) {
   const { entities, relationships } = state;
   if (asked !== undefined && !entities.has(asked))
     throw new UsageError(
@@ -489,20 +497,25 @@ function entityAsked(state: Recorded, id: string | undefined, asked: string | un
  * the books' that relationships naming none are in); every record while no entity is declared. */
 export function entityBooks(state: Recorded, entity: string | undefined): Recorded {
   if (!state.entities.size) return state;
-  const fallback = [...state.entities.values()].find((each) => each.default)?.code;
   return {
     ...state,
     relationships: new Map(
       [...state.relationships].filter(([, { relationship }]) => entityOf(relationship, state.entities) === entity),
     ),
-    closes: state.closes.filter((close) => (close.entity ?? fallback) === entity),
+    closes: state.closes.filter((close) => closeEntity(state, close) === entity),
   };
 }
+
+/** The entity a close is of: its own, else the default (a close recorded before any entity was declared). */
+const closeEntity = (state: Recorded, close: { entity?: string }) =>
+  close.entity ?? [...state.entities.values()].find((each) => each.default)?.code;
 
 /** The books over a range, as `test`, `reserve` and `journal` print them: up to its last day, or today (the books'
  * today); a range wholly in closed months is printed as posted, nothing computed. One entity's books at a time. */
 export async function booksFor(ctx: LedgerPorts, request: BooksRequest) {
   const all = await readState(ctx);
+  const waiting = request.id !== undefined && pendingProblem(all.approval, request.id, 'id');
+  if (waiting && !all.relationships.has(request.id!)) throw new UsageError(waiting);
   const entity = entityAsked(all, request.id, request.entity);
   const state = entityBooks(all, entity);
   if (request.id === undefined ? !state.relationships.size : !state.relationships.has(request.id))
@@ -534,7 +547,12 @@ function monthsOf(from: string, to: string) {
 
 /** The months of a period still to close, in order: refused when each is closed already, or when a month before the
  * first of them is still open (the months from the first designation, or the last close, close in order). */
-function monthsToClose(state: Recorded, period: { name: string; from: string; to: string }) {
+function monthsToClose(state: Recorded, period: { name: string; from: string; to: string }, entity?: string) {
+  // A close of these books waiting for approval is decided before the next: months close in order.
+  const waiting = state.approval.pending.find(
+    (record) => record.kind === 'close' && closeEntity(state, record.body) === entity,
+  );
+  if (waiting) throw new UsageError(awaitsSaid(waiting, '--period'));
   const last = closedTo(state.closes);
   const open = monthsOf(period.from, period.to).filter((month) => month.to > last);
   if (!open.length) {
@@ -571,7 +589,7 @@ export async function closeMonths(
   ctx: LedgerPorts,
   period: { name: string; from: string; to: string },
   values: ReadonlyMap<string, string>,
-  asked?: string,
+  { entity: asked, by }: { entity?: string; by?: string } = {},
 ) {
   const all = await readState(ctx);
   const entity = entityAsked(all, undefined, asked);
@@ -579,35 +597,41 @@ export async function closeMonths(
   const today = await booksToday(ctx);
   if (period.to >= today)
     throw new UsageError(`--period: ${period.name} has not ended (today is ${today}); close it after ${period.to}.`);
-  monthsToClose(state, period);
+  monthsToClose(state, period, entity);
   const request = { values, to: period.to, option: '--period' };
   const { inputs, failed } = await gather(ctx, state, request, period.to);
   refuseUnvalued(period.name, failed);
-  const added = await appendRecords(ctx, 'close', async (records) => {
-    let held = entityBooks(recorded(records), entity);
-    const months = monthsToClose(held, period);
-    const late = [...held.relationships.values()].find(
-      ({ relationship: rel }) => rel.designated_at <= period.to && !inputs.has(rel.id),
-    );
-    if (late)
-      throw new UsageError(
-        `--period: ${late.relationship.id} was designated while the close read the hedges; nothing was closed: run it again.`,
+  let before: readonly AcctRecord[] = [];
+  const added = await appendRecords(
+    ctx,
+    'close',
+    async (records) => {
+      let held = entityBooks(recorded((before = records)), entity);
+      const months = monthsToClose(held, period, entity);
+      const late = [...held.relationships.values()].find(
+        ({ relationship: rel }) => rel.designated_at <= period.to && !inputs.has(rel.id),
       );
-    const bodies: Close[] = [];
-    for (const month of months) {
-      const books = await ledger(ctx, held, inputs, { ...request, from: month.from, to: month.to }, month.to);
-      refuseUnvalued(month.period, books.failed);
-      const close = {
-        ...(entity !== undefined && { entity }),
-        ...month,
-        test: books.test,
-        reserve: books.reserve,
-        journal: books.journal,
-      };
-      bodies.push(close);
-      held = { ...held, closes: [...held.closes, close] };
-    }
-    return bodies as unknown as JsonObject[];
-  });
-  return added.map((record) => record.body as unknown as Close);
+      if (late)
+        throw new UsageError(
+          `--period: ${late.relationship.id} was designated while the close read the hedges; nothing was closed: run it again.`,
+        );
+      const bodies: Close[] = [];
+      for (const month of months) {
+        const books = await ledger(ctx, held, inputs, { ...request, from: month.from, to: month.to }, month.to);
+        refuseUnvalued(month.period, books.failed);
+        const close = {
+          ...(entity !== undefined && { entity }),
+          ...month,
+          test: books.test,
+          reserve: books.reserve,
+          journal: books.journal,
+        };
+        bodies.push(close);
+        held = { ...held, closes: [...held.closes, close] };
+      }
+      return bodies as unknown as JsonObject[];
+    },
+    { by },
+  );
+  return { closed: added.map((record) => record.body as unknown as Close), held: heldOf(before, added) };
 }

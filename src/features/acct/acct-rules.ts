@@ -101,11 +101,14 @@ export const FRAMEWORK_RULES = {
     /** The `excluded` values allowed: to profit or loss, or the cost of hedging reserve. */
     excluded: ['pnl', 'cost_of_hedging_reserve'],
     rebalancing: true,
+    /** Whether hedge accounting may be discontinued by choice (a de-designation on no ground of the standard's). */
+    voluntaryDiscontinuation: false,
     cites: {
       documentation: 'IFRS 9 6.4.1(b)',
       effectiveness: 'IFRS 9 6.4.1(c), B6.4.12',
       excluded: 'IFRS 9 6.5.15–16, B6.5.34',
       rebalancing: 'IFRS 9 6.5.5, B6.5.7–B6.5.21',
+      voluntary: 'IFRS 9 6.5.6',
     },
     types: {
       cash_flow: {
@@ -142,11 +145,13 @@ export const FRAMEWORK_RULES = {
     brightLine: [0.8, 1.25],
     excluded: ['pnl'],
     rebalancing: false,
+    voluntaryDiscontinuation: true,
     cites: {
       documentation: 'IAS 39.88(a)',
       effectiveness: 'IAS 39.88(b), 88(e), AG105, AG113',
       excluded: 'IAS 39.74(b)',
       rebalancing: 'none in IAS 39',
+      voluntary: 'IAS 39.91(c), 101(d)',
     },
     types: {
       cash_flow: {
@@ -179,11 +184,13 @@ export const FRAMEWORK_RULES = {
     brightLine: [0.8, 1.25],
     excluded: ['pnl', 'amortised'],
     rebalancing: false,
+    voluntaryDiscontinuation: true,
     cites: {
       documentation: 'ASC 815-20-25-3',
       effectiveness: 'ASC 815-20-25-75 to 25-79, 815-20-35-2',
       excluded: 'ASC 815-20-25-83A to 25-83B',
       rebalancing: 'none in ASC 815',
+      voluntary: 'ASC 815-25-40-1(c), 815-30-40-1(c)',
     },
     types: {
       cash_flow: {
@@ -1037,6 +1044,8 @@ export interface DeskHedge {
   /** The price it was struck at; none for a hedge never filled. */
   entry?: Exact;
   openedMs: number;
+  /** When it matures, where its record says (the disclosures' timing profile). */
+  maturityMs?: number;
   /** What its history record realized (gross price P&L, carry and fees, on the account's side, USD) and when. */
   closed?: { atMs: number; gross: Exact; carry: Exact; fees: Exact };
 }
@@ -1211,15 +1220,35 @@ export interface CriticalTermsInput {
   instrument: { amount: Exact | null; currency: string | null; maturity: string | null; market: string | null };
   ratio: Exact;
   item: { amount: Exact; currency: string; expectedDate: string; market: string };
+  /** ASC 815 matches the maturity within one 31-day period or fiscal month (815-20-25-84): the one the relationship
+   * documents, else either; the other frameworks to the day. */
+  framework?: Framework;
+  maturityMatch?: 'within_31_days' | 'same_fiscal_month';
+}
+
+/** How a maturity matches the expected date: ASC 815-20-25-84's 31-day period (at most 30 days apart) or fiscal month
+ * (the books' months are calendar months), the one documented or either; to the day under IFRS 9 and IAS 39. */
+function maturityMatch(framework: Framework | undefined, documented: CriticalTermsInput['maturityMatch']) {
+  if (framework !== 'asc815') return { rule: 'same_day', judge: (days: number) => days === 0 } as const;
+  return {
+    rule: documented ?? 'within_31_days or same_fiscal_month',
+    judge: (days: number, within: boolean, month: boolean) =>
+      documented === 'within_31_days' ? within : documented === 'same_fiscal_month' ? month : within || month,
+    asc: true,
+  } as const;
 }
 
 /** Each critical term matched or not (hedge says which; whether they are enough is the user's judgement): the
  * notional × ratio against the item's amount to the cent, the currencies, the maturity against the expected date
- * (with the days apart: the instrument's later is positive) and the underlying market. */
-export function criticalTerms({ instrument, ratio, item }: CriticalTermsInput) {
+ * (with the days apart: the instrument's later is positive; under ASC 815 both of its tests and the rule applied) and
+ * the underlying market. */
+export function criticalTerms({ instrument, ratio, item, framework, maturityMatch: documented }: CriticalTermsInput) {
   const itemCents = absCents(toCents(item.amount));
   const covered = instrument.amount === null ? null : absCents(toCents(mul(instrument.amount, ratio)));
   const daysApart = instrument.maturity === null ? null : daysBetween(item.expectedDate, instrument.maturity);
+  const timing = maturityMatch(framework, documented);
+  const within = daysApart !== null && Math.abs(daysApart) <= 30;
+  const sameMonth = instrument.maturity?.slice(0, 7) === item.expectedDate.slice(0, 7);
   const term = <M>(
     instrument: string | null,
     hedged_item: string,
@@ -1235,7 +1264,16 @@ export function criticalTerms({ instrument, ratio, item }: CriticalTermsInput) {
     amount: term(covered === null ? null : centsText(covered), centsText(itemCents), covered === itemCents),
     currency: term(instrument.currency, item.currency),
     // The maturity's days apart: the instrument's days after the expected date (negative before).
-    maturity: term(instrument.maturity, item.expectedDate, daysApart === 0, { days_apart: daysApart }),
+    maturity: term(
+      instrument.maturity,
+      item.expectedDate,
+      daysApart !== null && timing.judge(daysApart, within, sameMonth),
+      {
+        days_apart: daysApart,
+        ...('asc' in timing && { within_31_days: daysApart !== null && within, same_fiscal_month: sameMonth }),
+        rule: timing.rule,
+      },
+    ),
     underlying: term(instrument.market, item.market),
   };
   return { ...terms, matched: Object.values(terms).every((term) => term.matched) };
@@ -1246,11 +1284,15 @@ type CriticalTerms = ReturnType<typeof criticalTerms>;
 export function criticalTermsLine(terms: CriticalTerms) {
   const said = (name: string, term: CriticalTerms['amount'], extra = '') =>
     `${name} ${term.instrument ?? 'unknown'} vs ${term.hedged_item}${extra} ${term.matched ? 'matched' : 'not matched'}`;
-  const apart = terms.maturity.days_apart;
+  const { days_apart: apart, rule } = terms.maturity;
+  const tests =
+    'within_31_days' in terms.maturity
+      ? `; ${terms.maturity.within_31_days ? 'within' : 'not within'} one 31-day period, ${terms.maturity.same_fiscal_month ? 'the same' : 'not the same'} fiscal month; ASC 815-20-25-84, ${rule === 'within_31_days or same_fiscal_month' ? 'either' : rule.replaceAll('_', ' ')}`
+      : '';
   return [
     said('amount (notional × ratio)', terms.amount),
     said('currency', terms.currency),
-    said('maturity', terms.maturity, apart === null ? '' : ` (${Math.abs(apart)} days apart)`),
+    said('maturity', terms.maturity, apart === null ? '' : ` (${Math.abs(apart)} days apart${tests})`),
     said('underlying', terms.underlying),
   ].join('; ');
 }

@@ -16,6 +16,7 @@ import {
   openSync,
   readdirSync,
 } from 'node:fs';
+import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { AuthError, HeldError, StateError, UsageError } from '../../core/errors.js';
@@ -32,22 +33,26 @@ import { describeHolder } from '../../platform/journal/client-journal.js';
 import { JournalError } from '../../platform/journal/entry.js';
 import { namedHolds } from '../../platform/journal/journal.js';
 import { ensureDir } from '../../platform/journal/journal-files.js';
-import { isTeamJournal } from '../../platform/journal/index.js';
+import { isTeamJournal, keyFingerprint } from '../../platform/journal/index.js';
 import { journalDir } from '../../platform/journal/location.js';
 import { writeAllSync, writeFileDurably } from '../../core/files/durable-write.js';
 import { shellWord } from '../../core/program.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { JsonObject } from '../../core/objects.js';
 
-const KINDS = ['designation', 'event', 'rates', 'correction', 'close', 'entity'] as const;
+const KINDS = ['designation', 'event', 'rates', 'correction', 'close', 'entity', 'policy', 'approval'] as const;
 type RecordKind = (typeof KINDS)[number];
+
+/** Who made a record: the name given, the profile and the key's fingerprint (never the key) it was made with. */
+const AUTHOR = z.object({ name: z.string(), profile: z.optional(z.string()), key: z.optional(z.string()) });
+export type Author = z.infer<typeof AUTHOR>;
 
 const RECORD = z.object({
   seq: z.number(),
   kind: z.enum(KINDS),
   recorded_at: z.string(),
-  /** The profile that recorded it (none: a key from the environment, or the demo). */
-  by: z.optional(z.string()),
+  /** Who made it; an older hedge wrote the profile alone, or nothing for a key from the environment. */
+  by: z.optional(z.union([z.string(), AUTHOR])),
   body: z.record(z.string(), z.unknown()),
   prev: z.string(),
   hash: z.string(),
@@ -121,7 +126,13 @@ async function storeOf(ctx: StorePorts) {
     dir,
     file,
     head: join(dir, 'head.json'),
-    by: credentials?.profileName,
+    /** Who makes a record here: `given` (--by), else HEDGE_USER, else this machine's user and host; with the profile
+     * and the key's fingerprint. */
+    author: (given?: string): Author => ({
+      name: authorName(ctx.env, given),
+      ...(credentials?.profileName !== undefined && { profile: credentials.profileName }),
+      ...(credentials && { key: keyFingerprint(credentials.apiKey) }),
+    }),
     /** Where this account's records may have been kept before: the store an older hedge named after the key's prefix,
      * and `local`, kept while no key was configured. */
     before:
@@ -131,6 +142,35 @@ async function storeOf(ctx: StorePorts) {
   };
 }
 type Store = Awaited<ReturnType<typeof storeOf>>;
+
+/** A name a person is known by in the records: printable, 1 to 64 characters. */
+const NAME = /^[\x20-\x7e]{1,64}$/;
+
+/** Who a record is made by: the name given (`--by`), else HEDGE_USER, else this machine's user at its host. */
+function authorName(env: CommandContext['env'], given: string | undefined) {
+  for (const [source, value] of [
+    ['--by', given],
+    ['HEDGE_USER', env.HEDGE_USER],
+  ] as const) {
+    if (value === undefined) continue;
+    if (!NAME.test(value.trim()))
+      throw new UsageError(
+        `${source}: expected who makes the record, 1 to 64 printable characters such as "Ada Obi" (a name, not the key).`,
+      );
+    return value.trim();
+  }
+  let user: string;
+  try {
+    user = userInfo().username;
+  } catch {
+    // A uid with no name in the password database.
+    user = `uid ${process.getuid?.() ?? 'unknown'}`;
+  }
+  return `${user}@${hostname()}`;
+}
+
+/** The name of who made a record (an older hedge's: its profile, or none). */
+export const madeBy = (record: Pick<AcctRecord, 'by'>) => (typeof record.by === 'string' ? record.by : record.by?.name);
 
 /** A store file's text, or undefined when there is none yet: never through a link, only this user's (or root's). */
 function readStoreFile(store: Store, path: string) {
@@ -284,16 +324,19 @@ export async function recordsElsewhere(ctx: StorePorts) {
   return found.length ? ` Records are kept elsewhere: ${found.join('; ')}.` : '';
 }
 
-/** Appends records while this process holds the store; `bodies` may be made from every record there, and a refusal (a
- * throw) writes nothing, as does an empty list. `beforeWrite` is given the sealed records before they are written, to
- * write what must exist first (a memo): when it throws, nothing is recorded. */
+/** Appends records while this process holds the store, each made by `by` (--by; see `author`); `bodies` may be made
+ * from every record there, and a refusal (a throw) writes nothing, as does an empty list. `beforeWrite` is given the
+ * sealed records before they are written, to write what must exist first (a memo): when it throws, nothing is
+ * recorded. */
 export async function appendRecords(
   ctx: StorePorts & Pick<CommandContext, 'clock'>,
   kind: RecordKind,
-  make: (records: AcctRecord[]) => readonly JsonObject[] | Promise<readonly JsonObject[]>,
-  beforeWrite?: (added: AcctRecord[]) => void,
+  make: (records: AcctRecord[], by: Author) => readonly JsonObject[] | Promise<readonly JsonObject[]>,
+  { by: given, beforeWrite }: { by?: string; beforeWrite?: (added: AcctRecord[]) => void } = {},
 ) {
   const store = await storeOf(ctx);
+  // Who, before anything is held: a name that cannot be one is refused with nothing recorded.
+  const by = store.author(given);
   if (!store.team) {
     ensureDir(store.top);
     ensureDir(join(store.top, 'acct'), { inside: true });
@@ -318,7 +361,7 @@ export async function appendRecords(
   try {
     const { records, bytes, file } = await readStore(store);
     const count = records.length;
-    const bodies = await make(records);
+    const bodies = await make(records, by);
     if (!bodies.length) return [];
     const recordedAt = new Date(ctx.clock.now()).toISOString();
     for (const body of bodies) {
@@ -326,7 +369,7 @@ export async function appendRecords(
         seq: records.length + 1,
         kind,
         recorded_at: recordedAt,
-        ...(store.by !== undefined && { by: store.by }),
+        by,
         body,
         prev: records.at(-1)?.hash ?? '',
       };

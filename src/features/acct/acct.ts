@@ -3,6 +3,7 @@
 // in a file. Reads only: the server is never sent a write.
 import { UsageError } from '../../core/errors.js';
 import { utcDay } from '../../core/utc-text.js';
+import { DE_DESIGNATION_GROUNDS } from '../../core/vocabulary.js';
 import { notAllowed, sameReference } from '../../core/input.js';
 import { asFunctional, findMarket, pairOf } from '../../core/markets.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
@@ -11,7 +12,8 @@ import { readHistoryRecord } from '../../platform/api/wire/fields.js';
 import { readDeal } from '../book/deal.js';
 import { recordStanding } from '../book/book.js';
 import { walkHistory } from '../report/report.js';
-import { appendRecords, noKeyConfigured, readRecords, type AcctRecord } from './acct-store.js';
+import { appendRecords, madeBy, noKeyConfigured, readRecords, type AcctRecord } from './acct-store.js';
+import { approvals, awaitsSaid, heldOf, pendingProblem } from './acct-approval.js';
 import type { Entity, RatesFileRow, Relationship } from './acct-files.js';
 import {
   absCents,
@@ -35,6 +37,8 @@ export interface AcctEvent {
   type: 'occurred' | 'disposed' | 'de-designated' | 'rebalanced' | 'terminated';
   date: string;
   reason?: string;
+  /** de-designated: on what grounds (DE_DESIGNATION_GROUNDS). */
+  ground?: Ground;
   still_expected?: boolean;
   /** occurred, disposed: the share of the whole transaction or net investment (`share`) or its amount in the item's
    * currency (`amount`). */
@@ -47,6 +51,8 @@ export interface AcctEvent {
 export interface Designation {
   relationship: Relationship;
   recordedAt: string;
+  /** Who recorded it (none for an older hedge's record made with a key from the environment). */
+  recordedBy?: string;
   recordedLate?: string;
   hash: string;
   events: AcctEvent[];
@@ -75,7 +81,8 @@ export interface Close {
   journal: Array<Record<string, unknown>>;
 }
 
-/** What the records say: each relationship with its events, each market's rates, and the periods closed. */
+/** What the records say: each relationship with its events, each market's rates, and the periods closed; a record four
+ * eyes holds counts once approved (`approval`: the pending ones, and each record's decision). */
 export function recorded(records: readonly AcctRecord[]) {
   const relationships = new Map<string, Designation>();
   const rates = new Map<string, MarketRates>();
@@ -83,20 +90,13 @@ export function recorded(records: readonly AcctRecord[]) {
   const events = new Map<number, { designation: Designation; event: AcctEvent }>();
   const closes: Close[] = [];
   const entities = new Map<string, Entity>();
+  const approval = approvals(records);
   for (const record of records) {
     const body = record.body as Record<string, never>;
+    if (!approval.counts(record) || record.kind === 'policy') continue;
     if (record.kind === 'close') closes.push(body as never);
     else if (record.kind === 'entity') entities.set(body.code, body as never);
-    else if (record.kind === 'designation')
-      relationships.set(body.relationship['id'], {
-        relationship: body.relationship,
-        recordedAt: record.recorded_at,
-        recordedLate: body.recorded_late,
-        hash: record.hash,
-        events: [],
-        hedges: body.hedges ?? [],
-        failed: [],
-      });
+    else if (record.kind === 'designation') relationships.set(body.relationship['id'], designationOf(record));
     else if (record.kind === 'event') {
       const designation = relationships.get(body.relationship_id);
       if (designation) {
@@ -125,7 +125,7 @@ export function recorded(records: readonly AcctRecord[]) {
         const designation = relationships.get(String(row.relationship_id));
         designation?.failed?.push({ date: String(row.period_end), line: String(row.line) });
       }
-  return { relationships, rates, closes, entities, eventRecords: events };
+  return { relationships, rates, closes, entities, eventRecords: events, approval };
 }
 export type Recorded = ReturnType<typeof recorded>;
 
@@ -214,8 +214,11 @@ async function referenceHedges(client: HedgeClient, reference: string) {
 export async function designate(
   ctx: AcctPorts,
   relationship: Relationship,
-  recordedLate: string | undefined,
-  beforeRecord?: (designation: Designation) => void,
+  {
+    recordedLate,
+    by,
+    beforeRecord,
+  }: { recordedLate?: string; by?: string; beforeRecord?: (designation: Designation) => void },
 ) {
   const { instrument, market } = relationship;
   // The references are checked against the hedge records (a read) before anything is recorded; the books' today is
@@ -270,12 +273,16 @@ export async function designate(
     throw new UsageError(
       `instrument.currency: ${instrument.currency} is not the hedged item's currency (${relationship.hedged_item.currency}); expected the currency the forward delivers.`,
     );
+  let before: readonly AcctRecord[] = [];
   const [record] = await appendRecords(
     ctx,
     'designation',
     (records) => {
+      before = records;
       const state = recorded(records);
-      const { relationships } = state;
+      const { relationships, approval } = state;
+      const waiting = pendingProblem(approval, relationship.id, 'id');
+      if (waiting) throw new UsageError(waiting);
       if (relationships.has(relationship.id))
         throw new UsageError(
           `id: ${relationship.id} is already designated; a relationship is never edited: de-designate it (hedge acct event ${relationship.id} --de-designate DATE --reason …) and designate a new one under another id.`,
@@ -292,10 +299,25 @@ export async function designate(
         },
       ];
     },
-    beforeRecord && (([sealed]) => beforeRecord(recorded([sealed]).relationships.get(relationship.id)!)),
+    { by, beforeWrite: beforeRecord && (([sealed]) => beforeRecord(designationOf(sealed))) },
   );
-  return recorded([record]).relationships.get(relationship.id)!;
+  return { ...designationOf(record), held: heldOf(before, [record]) };
 }
+
+/** A designation record as the books read it (approved or not). */
+export const designationOf = (record: AcctRecord): Designation => {
+  const body = record.body as { relationship: Relationship; recorded_late?: string; hedges?: HeldHedge[] };
+  return {
+    relationship: body.relationship,
+    recordedAt: record.recorded_at,
+    ...(madeBy(record) !== undefined && { recordedBy: madeBy(record) }),
+    recordedLate: body.recorded_late,
+    hash: record.hash,
+    events: [],
+    hedges: body.hedges ?? [],
+    failed: [],
+  };
+};
 
 /** Refuses a relationship whose hedges' designated shares, with those of the live relationships holding the same
  * hedges (a reference in common), would come to more than the whole of them, naming those relationships. */
@@ -365,6 +387,8 @@ function rulesProblem(rel: Relationship) {
     return `on_occurrence: ${rules.name} takes the reserve into the cost of a non-financial item (${rules.cites.transaction}(i)): expected basis_adjustment, or leave it out.`;
   if (rel.on_occurrence === 'basis_adjustment' && !buysAnAsset(rel))
     return 'on_occurrence: a basis adjustment is for a forecast purchase of a non-financial item (hedged_item.nature: non_financial, a negative amount); expected reclassify.';
+  if (rel.maturity_match !== undefined && rel.framework !== 'asc815')
+    return `maturity_match: ASC 815's choice (815-20-25-84); ${rules.name} compares a critical-terms maturity to the day: leave it out.`;
   if (rel.discount_hedged_item && rel.designation !== 'spot')
     return 'discount_hedged_item: for a spot designation; a forward designation discounts the hedged item already.';
   return undefined;
@@ -382,7 +406,10 @@ function entityProblem(rel: Relationship, state: Recorded, quote: string | undef
   const { entities } = state;
   const declared = `declared: ${[...entities.keys()].join(', ') || 'none'}; declare it first (hedge acct entities FILE)`;
   if (rel.entity !== undefined && !entities.has(rel.entity))
-    return `entity: ${rel.entity} is not a declared entity (${declared}).`;
+    return (
+      pendingProblem(state.approval, rel.entity, 'entity') ??
+      `entity: ${rel.entity} is not a declared entity (${declared}).`
+    );
   const code = entityOf(rel, entities);
   if (code === undefined && entities.size)
     return `entity: missing; the books are kept by entity (${[...entities.keys()].join(', ')}): name the one this relationship is in.`;
@@ -431,101 +458,137 @@ export const EVENT_KINDS = [
   ['terminate', '--terminate', 'terminated'],
 ] as const;
 
-/** Records an event of the relationship's life (returning its row of the rules table), in date order: an occurrence (in parts), a de-designation, a
+export type Ground = (typeof DE_DESIGNATION_GROUNDS)[number];
+
+/** What a de-designation's grounds refuse (one line), or nothing: a framework that allows no voluntary discontinuation
+ * (IFRS 9) de-designates only on one of its grounds. */
+function groundProblem(rel: Relationship, event: AcctEvent) {
+  if (event.type !== 'de-designated') return;
+  const rules = ruleOf(rel.framework, rel.type);
+  const named = event.ground ?? (event.still_expected === false ? 'not-expected' : undefined);
+  if (rules.voluntaryDiscontinuation || (named !== undefined && named !== 'voluntary')) return;
+  const expected = rules.ends === 'occurred' ? ', or --not-expected (the transaction is no longer expected)' : '';
+  return `--ground: ${named === 'voluntary' ? 'a voluntary de-designation is' : 'a de-designation without its ground is'} refused under ${rules.name}, which discontinues hedge accounting only when the relationship no longer meets the qualifying criteria (${rules.cites.voluntary}): expected objective-changed (the risk management objective changed, B6.5.26(a)), criteria-not-met, instrument-ended (the instrument expired or was sold, terminated or exercised)${expected}.`;
+}
+
+/** Records an event of the relationship's life, in date order: an occurrence (in parts), a disposal, a de-designation, a
  * rebalancing (IFRS 9) or the instrument's termination; none dated after today. With `correction`, the event record
  * it names is replaced by this one, for the reason given (an appended correction: the earlier record stays). */
-export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?: { record: number; reason: string }) {
+export async function recordEvent(
+  ctx: AcctPorts,
+  event: AcctEvent,
+  correction?: { record: number; reason: string },
+  by?: string,
+) {
   const today = await booksToday(ctx);
   const option = EVENT_KINDS.find((kind) => kind[2] === event.type)![1];
   if (event.date > today)
     throw new UsageError(
       `${option}: ${event.date} is after today (${today}); an event is recorded once it has happened.`,
     );
-  let kept: ReturnType<typeof ruleOf> | undefined;
-  await appendRecords(ctx, correction ? 'correction' : 'event', (records) => {
-    const state = recorded(records);
-    const found = state.relationships.get(event.relationship_id);
-    if (!found)
-      throw new UsageError(`id: no relationship ${event.relationship_id} is designated (hedge acct test lists them).`);
-    const rel = found.relationship;
-    if (event.date < rel.designated_at)
-      throw new UsageError(`${option}: before the designation (${rel.designated_at}).`);
-    // A correction is judged against the life without the event it replaces.
-    let before = found;
-    if (correction) {
-      const target = records[correction.record - 1];
-      if (target?.kind !== 'event' || target.body.relationship_id !== event.relationship_id)
-        throw new UsageError(
-          `--correct: record ${correction.record} is not an event of ${event.relationship_id}; expected the number hedge acct log ${event.relationship_id} gives it.`,
-        );
-      const replaced = state.eventRecords.get(correction.record)?.event;
-      before = { ...found, events: found.events.filter((each) => each !== replaced) };
-    }
-    const life = lifeOf(before);
-    const said = (what: string) =>
-      `id: ${event.relationship_id} ${what}; a relationship is never edited: correct an event with --correct RECORD --reason TEXT.`;
-    const rules = (kept = ruleOf(rel.framework, rel.type));
-    // What ends the hedged item is its row's: a transaction, or a net investment's disposal.
-    if ((event.type === 'occurred' || event.type === 'disposed') && event.type !== rules.ends)
+  let before: readonly AcctRecord[] = [];
+  let state: Recorded | undefined;
+  const added = await appendRecords(
+    ctx,
+    correction ? 'correction' : 'event',
+    (records) => eventBodies((state = recorded((before = records))), records, event, option, correction),
+    { by },
+  );
+  const { relationship: rel } = state!.relationships.get(event.relationship_id)!;
+  // The relationship's row, for what is said of the event, and the record four eyes holds, if any.
+  return { rules: ruleOf(rel.framework, rel.type), held: heldOf(before, added) };
+}
+
+/** The record an event (or its correction) appends, judged against the records there: one line refusing it. */
+function eventBodies(
+  state: Recorded,
+  records: readonly AcctRecord[],
+  event: AcctEvent,
+  option: string,
+  correction?: { record: number; reason: string },
+) {
+  const waiting = pendingProblem(state.approval, event.relationship_id, 'id');
+  if (waiting) throw new UsageError(waiting);
+  const found = state.relationships.get(event.relationship_id);
+  if (!found)
+    throw new UsageError(`id: no relationship ${event.relationship_id} is designated (hedge acct test lists them).`);
+  const rel = found.relationship;
+  const unfounded = groundProblem(rel, event);
+  if (unfounded) throw new UsageError(unfounded);
+  if (event.date < rel.designated_at) throw new UsageError(`${option}: before the designation (${rel.designated_at}).`);
+  // A correction is judged against the life without the event it replaces.
+  let before = found;
+  if (correction) {
+    const target = records[correction.record - 1];
+    if (target?.kind !== 'event' || target.body.relationship_id !== event.relationship_id)
       throw new UsageError(
-        rules.ends === 'disposed'
-          ? `--occurred: ${rel.id} is a ${rules.hedge}: nothing is reclassified until the operation is disposed of (--disposed DATE [--share S]).`
-          : `--disposed: for a net-investment hedge; ${rel.id} is a ${rules.hedge}, whose transaction is recorded with --occurred DATE.`,
+        `--correct: record ${correction.record} is not an event of ${event.relationship_id}; expected the number hedge acct log ${event.relationship_id} gives it.`,
       );
-    if (event.still_expected === false && rules.ends === 'disposed')
-      throw new UsageError(
-        `--not-expected: ${rel.id} is a ${rules.hedge}, which has no transaction to expect; ${rules.afterwards}.`,
-      );
-    if ((event.type === 'occurred' || event.type === 'disposed') && life.doneOn)
-      throw new UsageError(
-        said(
-          `already ended: ${event.type === 'disposed' ? 'the operation was disposed of' : 'no transaction is left to happen'} (all of it by ${life.doneOn})`,
-        ),
-      );
-    if (event.type === 'terminated' && 'references' in rel.instrument)
-      throw new UsageError(
-        `--terminate: ${rel.id}'s instrument is the desk's hedges, each settled on the day it closes as the server records it; close them (hedge close ${rel.market} SIDE), or de-designate the relationship.`,
-      );
-    if (event.type === 'rebalanced' && !rules.rebalancing)
-      throw new UsageError(`--rebalance: ${rules.name} has no rebalancing; de-designate and designate anew.`);
-    if (
-      (event.type === 'de-designated' || event.type === 'rebalanced') &&
-      life.endedOn !== undefined &&
-      life.endedOn <= event.date
-    )
-      throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
-    if (
-      (event.type === 'rebalanced' || event.type === 'terminated') &&
-      life.settledOn !== undefined &&
-      life.settledOn <= event.date
-    )
-      throw new UsageError(
-        said(`has no instrument left${event.type === 'rebalanced' ? ' to rebalance' : ''} (settled ${life.settledOn})`),
-      );
-    const last = before.events.at(-1);
-    // A correction takes its place in date order; a new event comes after the others.
-    if (!correction && last && event.date < last.date)
-      throw new UsageError(
-        `${option}: before ${event.relationship_id}'s last event (${last.type} ${last.date}); events are recorded in date order.`,
-      );
-    if (event.amount !== undefined && sub(exact(event.amount)!, absExact(exact(rel.hedged_item.amount)!))[0] > 0n)
-      throw new UsageError(
-        `--amount: more than the hedged item's ${rel.hedged_item.amount} ${rel.hedged_item.currency}.`,
-      );
-    return correction
-      ? [
-          {
-            of: 'event',
-            record: correction.record,
-            relationship_id: event.relationship_id,
-            event: { ...event },
-            reason: correction.reason,
-          },
-        ]
-      : [{ ...event }];
-  });
-  // The relationship's row, for what is said of the event.
-  return kept!;
+    const replaced = state.eventRecords.get(correction.record)?.event;
+    before = { ...found, events: found.events.filter((each) => each !== replaced) };
+  }
+  const life = lifeOf(before);
+  const said = (what: string) =>
+    `id: ${event.relationship_id} ${what}; a relationship is never edited: correct an event with --correct RECORD --reason TEXT.`;
+  const rules = ruleOf(rel.framework, rel.type);
+  // What ends the hedged item is its row's: a transaction, or a net investment's disposal.
+  if ((event.type === 'occurred' || event.type === 'disposed') && event.type !== rules.ends)
+    throw new UsageError(
+      rules.ends === 'disposed'
+        ? `--occurred: ${rel.id} is a ${rules.hedge}: nothing is reclassified until the operation is disposed of (--disposed DATE [--share S]).`
+        : `--disposed: for a net-investment hedge; ${rel.id} is a ${rules.hedge}, whose transaction is recorded with --occurred DATE.`,
+    );
+  if (event.still_expected === false && rules.ends === 'disposed')
+    throw new UsageError(
+      `--not-expected: ${rel.id} is a ${rules.hedge}, which has no transaction to expect; ${rules.afterwards}.`,
+    );
+  if ((event.type === 'occurred' || event.type === 'disposed') && life.doneOn)
+    throw new UsageError(
+      said(
+        `already ended: ${event.type === 'disposed' ? 'the operation was disposed of' : 'no transaction is left to happen'} (all of it by ${life.doneOn})`,
+      ),
+    );
+  if (event.type === 'terminated' && 'references' in rel.instrument)
+    throw new UsageError(
+      `--terminate: ${rel.id}'s instrument is the desk's hedges, each settled on the day it closes as the server records it; close them (hedge close ${rel.market} SIDE), or de-designate the relationship.`,
+    );
+  if (event.type === 'rebalanced' && !rules.rebalancing)
+    throw new UsageError(`--rebalance: ${rules.name} has no rebalancing; de-designate and designate anew.`);
+  if (
+    (event.type === 'de-designated' || event.type === 'rebalanced') &&
+    life.endedOn !== undefined &&
+    life.endedOn <= event.date
+  )
+    throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
+  if (
+    (event.type === 'rebalanced' || event.type === 'terminated') &&
+    life.settledOn !== undefined &&
+    life.settledOn <= event.date
+  )
+    throw new UsageError(
+      said(`has no instrument left${event.type === 'rebalanced' ? ' to rebalance' : ''} (settled ${life.settledOn})`),
+    );
+  const last = before.events.at(-1);
+  // A correction takes its place in date order; a new event comes after the others.
+  if (!correction && last && event.date < last.date)
+    throw new UsageError(
+      `${option}: before ${event.relationship_id}'s last event (${last.type} ${last.date}); events are recorded in date order.`,
+    );
+  if (event.amount !== undefined && sub(exact(event.amount)!, absExact(exact(rel.hedged_item.amount)!))[0] > 0n)
+    throw new UsageError(
+      `--amount: more than the hedged item's ${rel.hedged_item.amount} ${rel.hedged_item.currency}.`,
+    );
+  return correction
+    ? [
+        {
+          of: 'event',
+          record: correction.record,
+          relationship_id: event.relationship_id,
+          event: { ...event },
+          reason: correction.reason,
+        },
+      ]
+    : [{ ...event }];
 }
 
 /** The server, for a store with a key; none for the keyless `local` store. */
@@ -596,50 +659,87 @@ export function lifeOf({ relationship: rel, events }: Designation) {
   };
 }
 
-/** Declares the group's entities, each once: one declared already with the same figures adds nothing, with others is
- * refused (an entity is never edited); at most one holds the relationships that name none, and once any entity is
- * declared, one must hold those already designated naming none, in their currency. Returns how many were added. */
-export async function declareEntities(ctx: AcctPorts, given: readonly Entity[]) {
-  let added = 0;
-  await appendRecords(ctx, 'entity', (records) => {
-    const state = recorded(records);
-    const fresh: Entity[] = [];
-    for (const entity of given) {
-      const known = state.entities.get(entity.code) ?? fresh.find((each) => each.code === entity.code);
-      const same = known && canonicalEntity(known) === canonicalEntity(entity);
-      if (known && !same)
-        throw new UsageError(
-          `code: ${entity.code} is declared already (${known.name}, books in ${known.functional_currency}${known.default ? ', the default' : ''}); an entity is declared once and never edited.`,
-        );
-      if (!known) fresh.push(entity);
-    }
-    const all = [...state.entities.values(), ...fresh];
-    const defaults = all.filter((each) => each.default);
-    if (defaults.length > 1)
-      throw new UsageError(
-        `default: ${defaults.map((each) => each.code).join(' and ')} are each the default; one entity at most holds the relationships that name none.`,
-      );
-    const unnamed = [...state.relationships.values()].filter(({ relationship }) => relationship.entity === undefined);
-    if (unnamed.length && !defaults.length)
-      throw new UsageError(
-        `default: ${unnamed.map(({ relationship }) => relationship.id).join(', ')} name no entity; mark the entity whose books they are in with "default": true.`,
-      );
-    for (const { relationship: rel } of unnamed) {
-      const quote = state.rates.get(rel.market)?.quote;
-      const currency = rel.functional_currency ?? (quote && functionalCurrency(rel, quote));
-      if (currency && asFunctional(currency) !== asFunctional(defaults[0].functional_currency))
-        throw new UsageError(
-          `default: ${defaults[0].code}'s books are in ${defaults[0].functional_currency}, and ${rel.id}, which names no entity, is in ${currency}; mark the entity whose books it is in as the default.`,
-        );
-    }
-    added = fresh.length;
-    return fresh.map((entity) => ({ ...entity }));
+/** Declares the group's entities, each once, made `by` (--by): one declared already with the same figures adds nothing,
+ * with others is refused (an entity is never edited); at most one holds the relationships that name none, and once any
+ * entity is declared, one must hold those already designated naming none, in their currency; a declaration four eyes
+ * holds is decided before the next. Returns how many were added, and the records four eyes holds. */
+export async function declareEntities(ctx: AcctPorts, given: readonly Entity[], by?: string) {
+  let before: readonly AcctRecord[] = [];
+  const made = await appendRecords(ctx, 'entity', (records) => entityBodies(recorded((before = records)), given), {
+    by,
   });
-  return added;
+  return { added: made.length, held: heldOf(before, made) };
+}
+
+/** The records a declaration appends, judged against the records there: one line refusing it. */
+function entityBodies(state: Recorded, given: readonly Entity[]) {
+  const waiting = state.approval.pending.find((record) => record.kind === 'entity');
+  if (waiting) throw new UsageError(awaitsSaid(waiting, 'code'));
+  const fresh: Entity[] = [];
+  for (const entity of given) {
+    const known = state.entities.get(entity.code) ?? fresh.find((each) => each.code === entity.code);
+    const same = known && canonicalEntity(known) === canonicalEntity(entity);
+    if (known && !same)
+      throw new UsageError(
+        `code: ${entity.code} is declared already (${known.name}, books in ${known.functional_currency}${known.default ? ', the default' : ''}); an entity is declared once and never edited.`,
+      );
+    if (!known) fresh.push(entity);
+  }
+  const all = [...state.entities.values(), ...fresh];
+  const defaults = all.filter((each) => each.default);
+  if (defaults.length > 1)
+    throw new UsageError(
+      `default: ${defaults.map((each) => each.code).join(' and ')} are each the default; one entity at most holds the relationships that name none.`,
+    );
+  const unnamed = [...state.relationships.values()].filter(({ relationship }) => relationship.entity === undefined);
+  if (unnamed.length && !defaults.length)
+    throw new UsageError(
+      `default: ${unnamed.map(({ relationship }) => relationship.id).join(', ')} name no entity; mark the entity whose books they are in with "default": true.`,
+    );
+  for (const { relationship: rel } of unnamed) {
+    const quote = state.rates.get(rel.market)?.quote;
+    const currency = rel.functional_currency ?? (quote && functionalCurrency(rel, quote));
+    if (currency && asFunctional(currency) !== asFunctional(defaults[0].functional_currency))
+      throw new UsageError(
+        `default: ${defaults[0].code}'s books are in ${defaults[0].functional_currency}, and ${rel.id}, which names no entity, is in ${currency}; mark the entity whose books it is in as the default.`,
+      );
+  }
+  return fresh.map((entity) => ({ ...entity }));
 }
 
 const canonicalEntity = (entity: Entity) =>
   JSON.stringify([entity.code, entity.name, asFunctional(entity.functional_currency), entity.default === true]);
+
+/** A relationship's status as the books hold it: `designated`, `failed from DATE` (a closed month's test failed: from
+ * the last month end it was met), `de-designated DATE` or `ended DATE` (its transaction happened, its forward
+ * terminated, or matured in a closed month), whichever came first; and each of its records four eyes holds pending. */
+export function standingOf(designation: Designation, state: Pick<Recorded, 'closes' | 'approval'>) {
+  const { relationship: rel } = designation;
+  const rows = state.closes
+    .flatMap((close) => close.test.filter((row) => row.relationship_id === rel.id))
+    .sort((a, b) => String(a.period_end).localeCompare(String(b.period_end)));
+  const failed = rows.findIndex((row) => row.status === 'failed');
+  const life = lifeOf(designation);
+  const terminated = designation.events.find((event) => event.type === 'terminated')?.date;
+  const matured = rows.find((row) => row.status === 'settled')?.period_end;
+  const endings = [
+    failed >= 0 && ['failed from', failed ? String(rows[failed - 1].period_end) : rel.designated_at],
+    life.endedOn && [life.endedBy === 'de-designated' ? 'de-designated' : 'ended', life.endedOn],
+    terminated && ['ended', terminated],
+    matured && ['ended', String(matured)],
+  ].filter((each): each is [string, string] => Array.isArray(each));
+  const [word, date] = endings.sort((a, b) => a[1].localeCompare(b[1]))[0] ?? ['designated'];
+  const pending = state.approval.pending.filter(
+    (record) => record.kind !== 'designation' && record.body.relationship_id === rel.id,
+  );
+  return {
+    status: date ? `${word} ${date}` : word,
+    pending: pending.map((record) => ({
+      seq: record.seq,
+      what: record.kind === 'event' ? String(record.body.type) : record.kind,
+    })),
+  };
+}
 
 /** Appends a market's rates; a date already recorded with other figures is refused (recorded rates never change); with
  * `correct` (its reason), the dates recorded with other figures are corrected (an appended correction: the earlier
@@ -649,52 +749,69 @@ export async function recordRates(
   market: string,
   quote: string,
   rows: Array<Record<string, string>>,
-  { correct, record }: { correct?: string; record?: boolean } = {},
+  { correct, record, by }: { correct?: string; record?: boolean; by?: string } = {},
 ) {
   let added = 0;
-  await appendRecords(ctx, correct === undefined ? 'rates' : 'correction', (records) => {
-    const state = recorded(records);
-    const existing = state.rates.get(market);
-    // A direction changes only by a correction restating every recorded date: rows of two quotes never mix.
-    const requotes = existing !== undefined && existing.quote !== quote;
-    if (requotes && record)
-      throw new UsageError(
-        `--record: ${market}'s rates are recorded as ${existing.quote}, not as the server quotes its price (${quote}); correct every recorded date first (hedge acct rates FILE --market ${market} --quote "${quote}" --correct --reason TEXT).`,
-      );
-    const missing = requotes ? [...existing.rows.keys()].filter((date) => !rows.some((row) => row.date === date)) : [];
-    if (requotes && (correct === undefined || missing.length))
-      throw new UsageError(
-        `--quote: ${market}'s rates are recorded as ${existing.quote}; expected the same, or ${quote} in a correction restating every recorded date (--correct --reason TEXT${missing.length ? `; ${missing.length} missing, such as ${missing.sort()[0]}` : ''}).`,
-      );
-    // A market's first rates, or a new quote, value the relationships designated on it: they must fit them.
-    for (const { relationship } of existing && !requotes ? [] : state.relationships.values()) {
-      const problem = relationship.market === market && currencyProblem(relationship, quote);
-      if (problem) throw new UsageError(`--quote: ${quote} cannot value ${relationship.id} (${problem})`);
-    }
-    // Without `correct` the dates not recorded yet; with it, those recorded with other figures (all under a new quote).
-    const fresh = rows.filter((row) => {
-      const earlier = existing?.rows.get(row.date);
-      if (!earlier && correct !== undefined)
+  let before: readonly AcctRecord[] = [];
+  const made = await appendRecords(
+    ctx,
+    correct === undefined ? 'rates' : 'correction',
+    (records) => {
+      const state = recorded((before = records));
+      // A correction waiting for approval is decided before another is made of the same market.
+      const waiting = correct !== undefined && pendingProblem(state.approval, market, '--correct');
+      if (waiting) throw new UsageError(waiting);
+      const existing = state.rates.get(market);
+      // A direction changes only by a correction restating every recorded date: rows of two quotes never mix.
+      const requotes = existing !== undefined && existing.quote !== quote;
+      if (requotes && record)
         throw new UsageError(
-          `--correct: no rate of ${market} is recorded for ${row.date}; import it without --correct.`,
+          `--record: ${market}'s rates are recorded as ${existing.quote}, not as the server quotes its price (${quote}); correct every recorded date first (hedge acct rates FILE --market ${market} --quote "${quote}" --correct --reason TEXT).`,
         );
-      if (!earlier || requotes) return true;
-      const same = sameRate(earlier, rateRow(row));
-      if (!same && correct === undefined)
+      const missing = requotes
+        ? [...existing.rows.keys()].filter((date) => !rows.some((row) => row.date === date))
+        : [];
+      if (requotes && (correct === undefined || missing.length))
         throw new UsageError(
-          `date: ${row.date} is recorded already with other rates for ${market}; recorded rates are never changed: correct them with --correct --reason TEXT.`,
+          `--quote: ${market}'s rates are recorded as ${existing.quote}; expected the same, or ${quote} in a correction restating every recorded date (--correct --reason TEXT${missing.length ? `; ${missing.length} missing, such as ${missing.sort()[0]}` : ''}).`,
         );
-      return !same;
-    });
-    added = fresh.length;
-    if (!fresh.length) return [];
-    return [
-      correct === undefined
-        ? { market, quote, rows: fresh }
-        : { of: 'rates', market, ...(requotes && { quote }), rows: fresh, reason: correct },
-    ];
-  });
-  return added;
+      // A market's first rates, or a new quote, value the relationships designated on it: they must fit them.
+      const designated = [
+        ...[...state.relationships.values()].map((each) => each.relationship),
+        ...state.approval.pending.flatMap((each) =>
+          each.kind === 'designation' ? [designationOf(each).relationship] : [],
+        ),
+      ];
+      for (const relationship of existing && !requotes ? [] : designated) {
+        const problem = relationship.market === market && currencyProblem(relationship, quote);
+        if (problem) throw new UsageError(`--quote: ${quote} cannot value ${relationship.id} (${problem})`);
+      }
+      // Without `correct` the dates not recorded yet; with it, those recorded with other figures (all under a new quote).
+      const fresh = rows.filter((row) => {
+        const earlier = existing?.rows.get(row.date);
+        if (!earlier && correct !== undefined)
+          throw new UsageError(
+            `--correct: no rate of ${market} is recorded for ${row.date}; import it without --correct.`,
+          );
+        if (!earlier || requotes) return true;
+        const same = sameRate(earlier, rateRow(row));
+        if (!same && correct === undefined)
+          throw new UsageError(
+            `date: ${row.date} is recorded already with other rates for ${market}; recorded rates are never changed: correct them with --correct --reason TEXT.`,
+          );
+        return !same;
+      });
+      added = fresh.length;
+      if (!fresh.length) return [];
+      return [
+        correct === undefined
+          ? { market, quote, rows: fresh }
+          : { of: 'rates', market, ...(requotes && { quote }), rows: fresh, reason: correct },
+      ];
+    },
+    { by },
+  );
+  return { added, held: heldOf(before, made) };
 }
 
 /** A file's rates against the server's price of their market, where it lists it: in the server's direction (the one

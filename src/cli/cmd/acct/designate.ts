@@ -8,6 +8,7 @@ import { designate, type Designation } from '../../../features/acct/acct.js';
 import { asFunctional, quoteCurrencyOf, sideCovering } from '../../../core/markets.js';
 import { memoHtml, printMemo } from '../../../features/acct/acct-view.js';
 import { htmlTarget } from '../../../features/report/report.js';
+import { heldNote } from '../../../features/acct/acct-approval.js';
 
 /** What this command uses of its context. */
 export type Options = InputPorts &
@@ -25,29 +26,30 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_DESIGNATE'>)
   const relationship = parseRelationship(text);
   if (typeof relationship === 'string') throw new UsageError(`${sourceName}: ${relationship}`);
   // The memo is written before the relationship is recorded: a memo that cannot be written records nothing.
-  const designation = await designate(
-    ctx,
-    relationship,
-    late,
-    html === undefined
-      ? undefined
-      : (sealed) => {
-          try {
-            writeNamedFile(html, memoHtml(sealed), '--html');
-          } catch (error) {
-            if (error instanceof UsageError) throw error;
-            throw new StateError(`--html: cannot write ${html}: ${describeReadError(error)}; nothing was recorded.`, {
-              path: html,
-              hint: 'Free the disk or name a file in a folder you can write, then designate it again.',
-            });
-          }
-        },
-  );
+  const designation = await designate(ctx, relationship, {
+    recordedLate: late,
+    by: options.by,
+    beforeRecord:
+      html === undefined
+        ? undefined
+        : (sealed) => {
+            try {
+              writeNamedFile(html, memoHtml(sealed), '--html');
+            } catch (error) {
+              if (error instanceof UsageError) throw error;
+              throw new StateError(`--html: cannot write ${html}: ${describeReadError(error)}; nothing was recorded.`, {
+                path: html,
+                hint: 'Free the disk or name a file in a folder you can write, then designate it again.',
+              });
+            }
+          },
+  });
   ctx.rememberForCompletion({ relationships: [relationship.id] });
   const { output } = ctx;
   if (html !== undefined) output.note(`Designation memo written to ${html}`);
   const against = sideAgainstItem(designation);
   if (against) output.warn(against);
+  if (designation.held.length) output.warn(heldNote(designation.held));
   printMemo(output, designation, options.markdown);
 }
 

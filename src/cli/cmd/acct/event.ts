@@ -3,7 +3,9 @@
 // --rebalance DATE --ratio R --reason … | --terminate DATE --reason …`: an event of a relationship's life, appended.
 import { type CommandContext, type In, parseWholeNumber, UsageError } from '../command-input.js';
 import { parseDate } from '../../../features/acct/acct-files.js';
-import { EVENT_KINDS, recordEvent, type AcctEvent } from '../../../features/acct/acct.js';
+import { EVENT_KINDS, recordEvent, type AcctEvent, type Ground } from '../../../features/acct/acct.js';
+import { DE_DESIGNATION_GROUNDS } from '../../../core/vocabulary.js';
+import { heldNote } from '../../../features/acct/acct-approval.js';
 import { exact, exactText } from '../../../features/acct/acct-money.js';
 
 /** What this command uses of its context. */
@@ -30,7 +32,7 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_EVENT'>) {
     );
   const [[key, option, type]] = given;
   const date = parseDate(option, options[key]!);
-  const { reason, notExpected, share, amount, ratio, correct } = options;
+  const { reason, notExpected, share, amount, ratio, correct, ground } = options;
   const record =
     correct === undefined
       ? undefined
@@ -49,6 +51,11 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_EVENT'>) {
   if (ends && reason !== undefined && record === undefined)
     throw new UsageError(`--reason: not with ${option} (but with --correct).`);
   if (notExpected && type !== 'de-designated') throw new UsageError('--not-expected goes with --de-designate only.');
+  if (ground !== undefined && type !== 'de-designated') throw new UsageError('--ground goes with --de-designate only.');
+  if (ground !== undefined && !(DE_DESIGNATION_GROUNDS as readonly string[]).includes(ground))
+    throw new UsageError(
+      `--ground: expected one of ${DE_DESIGNATION_GROUNDS.join(', ')} (the transaction no longer expected: --not-expected).`,
+    );
   if ((share !== undefined || amount !== undefined) && !ends)
     throw new UsageError('--share and --amount go with --occurred or --disposed only.');
   if (share !== undefined && amount !== undefined) throw new UsageError('--share or --amount: expected one of them.');
@@ -61,12 +68,18 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_EVENT'>) {
     type,
     date,
     ...(reason !== undefined && !ends && { reason: reason.trim() }),
+    ...(ground !== undefined && { ground: ground as Ground }),
     ...(type === 'de-designated' && { still_expected: !notExpected }),
     ...(share !== undefined && { share: positive('--share', share, true) }),
     ...(amount !== undefined && { amount: positive('--amount', amount, false) }),
     ...(ratio !== undefined && { ratio: positive('--ratio', ratio, true) }),
   };
-  const rules = await recordEvent(ctx, event, record === undefined ? undefined : { record, reason: reason!.trim() });
+  const { rules, held } = await recordEvent(
+    ctx,
+    event,
+    record === undefined ? undefined : { record, reason: reason!.trim() },
+    options.by,
+  );
   const part = share !== undefined ? ` (a share of ${share})` : amount !== undefined ? ` (${amount} of it)` : '';
   const said = {
     occurred: `its hedged transaction happened on ${date}${part}; its reserves are reclassified in that period, in that proportion of what is left`,
@@ -76,5 +89,7 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_EVENT'>) {
     terminated: `its instrument was terminated on ${date} and settled in cash; ${rules.afterwards}`,
   }[type];
   const done = record === undefined ? 'Recorded' : `Corrected (record ${record})`;
-  ctx.output.document(event, () => ctx.output.note(`${done}: ${args.id} ${said}.`));
+  ctx.output.document({ ...event, pending_approval: held }, () =>
+    ctx.output.note(`${done}: ${args.id} ${said}.${held.length ? ` ${heldNote(held)}` : ''}`),
+  );
 }

@@ -1,18 +1,26 @@
 // `hedge acct test`, `reserve`, `journal` and `close`: the books over a range (acct-ledger), a row a relationship and
 // month, printed; a relationship that cannot be valued is named under the others, and the command ends non-zero.
-import * as z from 'zod/mini';
 import { type CommandContext, describeError, type In, safeText, UsageError } from '../command-input.js';
 import type { InputPorts } from '../../../features/write/input-file.js';
 import { parseDate } from '../../../features/acct/acct-files.js';
 import { parsePeriod } from '../../../features/acct/acct.js';
-import { criticalTermsLine, ROLES, type Role } from '../../../features/acct/acct-rules.js';
+import { criticalTermsLine, type Role } from '../../../features/acct/acct-rules.js';
 import { booksFor, closeMonths, type BooksRequest, type NotValued } from '../../../features/acct/acct-ledger.js';
-import { JOURNAL_VIEW, PERIOD_VIEW, RESERVE_VIEW } from '../../../features/acct/acct-view.js';
-import { readBoundedJson } from '../../../core/security/json-keys.js';
-import { MAX_INPUT_FILE_BYTES } from '../../../core/security/bounded-read.js';
-import { readInputFile } from '../../../features/write/input-file.js';
+import {
+  byRelationship,
+  JOURNAL_VIEW,
+  periodView,
+  POSTING_FIELDS,
+  RESERVE_VIEW,
+  testNotes,
+} from '../../../features/acct/acct-view.js';
+import { heldNote } from '../../../features/acct/acct-approval.js';
+import { postingLines, readAccounts, unmappedRoles } from '../../../features/acct/acct-posting.js';
 
 type Row = Record<string, unknown>;
+
+/** A ledger, as an ERP names one. */
+const LEDGER = /^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/;
 
 /** What these commands use of their context. */
 export type Options = InputPorts &
@@ -20,11 +28,6 @@ export type Options = InputPorts &
     CommandContext,
     'client' | 'credentials' | 'env' | 'journal' | 'journalChoice' | 'output' | 'rememberForCompletion'
   >;
-
-const ACCOUNTS = z.partialRecord(
-  z.enum(ROLES),
-  z.string().check(z.regex(/^[\x20-\x7e]{1,64}$/, 'expected a GL account')),
-);
 
 /** The range `--period` or `--as-of` asks for (at most one of them), with the relationship and its values file. */
 function requestOf(
@@ -79,34 +82,54 @@ function sayAdjustments(ctx: Options, journal: readonly Row[]) {
     );
 }
 
+/** Rows a person reads under their relationship's heading (JSON, TSV and CSV keep the books' order), with `notes`
+ * said once under the table. */
+function onScreen(
+  ctx: Options,
+  rows: Row[],
+  view: Parameters<Options['output']['list']>[1],
+  empty: string,
+  notes: ReadonlyArray<{ text: string; alone?: boolean }>,
+) {
+  return ctx.output.list(rows, view, {
+    empty,
+    columnNotes: notes,
+    people: (shown) => {
+      const grouped = byRelationship(rows);
+      return shown.list(grouped.rows, view, { empty, columnNotes: notes, sections: grouped.sections });
+    },
+  });
+}
+
 export const test = {
   async run(ctx: Options, { args, options }: In<'ACCT_TEST'>) {
     const request = requestOf(args.id, options);
     const found = await books(ctx, request);
     const rows = found.test;
-    await ctx.output.list(rows, PERIOD_VIEW, {
-      empty: 'No month of a relationship in this range.',
-      columnNotes: [
-        {
-          text: 'A row a month (the last one to its day); a gain is positive; a reserve is positive when it is a credit (a deferred gain). The offset ratio is -instrument / hedged item. hedge prints figures: whether hedge accounting applies is your judgement.',
-        },
-        // The critical terms are the relationship's, not a period's: one line each, the amounts still by dollar offset.
-        ...found.computed.flatMap(({ designation, criticalTerms }) =>
-          criticalTerms && rows.some((row) => row.relationship_id === designation.relationship.id)
-            ? [
-                {
-                  // The markets are the server's text.
-                  text: safeText(
-                    `${designation.relationship.id} critical terms (figures by cumulative dollar offset): ${criticalTermsLine(criticalTerms)}.`,
-                  ),
-                  alone: true,
-                },
-              ]
-            : [],
-        ),
-        ...closedEarlyNotes(rows),
-      ],
-    });
+    const frameworks = new Map(
+      [...found.state.relationships.values()].map(({ relationship: rel }) => [rel.id, rel.framework] as const),
+    );
+    await onScreen(ctx, rows, periodView(frameworks), 'No month of a relationship in this range.', [
+      {
+        text: 'A row a month (the last one to its day); a gain is positive, a reserve positive when it is a credit (a deferred gain); the offset ratio is -instrument / hedged item. hedge prints figures: whether hedge accounting applies is your judgement.',
+      },
+      ...testNotes(rows, frameworks).map((text) => ({ text: safeText(text), alone: true })),
+      // The critical terms are the relationship's, not a period's: one line each, the amounts still by dollar offset.
+      ...found.computed.flatMap(({ designation, criticalTerms }) =>
+        criticalTerms && rows.some((row) => row.relationship_id === designation.relationship.id)
+          ? [
+              {
+                // The markets are the server's text.
+                text: safeText(
+                  `${designation.relationship.id} critical terms (figures by cumulative dollar offset): ${criticalTermsLine(criticalTerms)}.`,
+                ),
+                alone: true,
+              },
+            ]
+          : [],
+      ),
+      ...closedEarlyNotes(rows),
+    ]);
     return sayNotValued(ctx, found.failed);
   },
 };
@@ -129,14 +152,11 @@ export const reserve = {
   async run(ctx: Options, { args, options }: In<'ACCT_RESERVE'>) {
     const request = requestOf(args.id, options);
     const found = await books(ctx, request);
-    await ctx.output.list(found.reserve, RESERVE_VIEW, {
-      empty: 'No month of a relationship in this range.',
-      columnNotes: [
-        {
-          text: 'A line a month: open + effective − reclassified + adjustment = close, and each month opens at the last one’s close; a balance is positive when it is a credit.',
-        },
-      ],
-    });
+    await onScreen(ctx, found.reserve, RESERVE_VIEW, 'No month of a relationship in this range.', [
+      {
+        text: 'A line a month: open + effective − reclassified + adjustment = close, and each month opens at the last one’s close; a balance is positive when it is a credit.',
+      },
+    ]);
     return sayNotValued(ctx, found.failed);
   },
 };
@@ -144,20 +164,33 @@ export const reserve = {
 export const journal = {
   async run(ctx: Options, { args, options }: In<'ACCT_JOURNAL'>) {
     const request = requestOf(args.id, options);
-    let accounts: Partial<Record<Role, string>> = {};
-    if (options.accounts !== undefined) {
-      const { text, sourceName } = await readInputFile(ctx, options.accounts, 'accounts file');
-      const map = readBoundedJson(text, { maxBytes: MAX_INPUT_FILE_BYTES, maxDepth: 2 }, ACCOUNTS);
-      if (typeof map === 'string')
-        throw new UsageError(
-          `--accounts ${sourceName}: ${map}; expected {"role": "account"} for roles ${ROLES.join(', ')}.`,
-        );
-      accounts = map;
-    }
+    const accounts = options.accounts === undefined ? {} : await readAccounts(ctx, options.accounts);
+    const { gl, ledger } = options;
+    if (gl && options.accounts === undefined)
+      throw new UsageError('--gl: needs --accounts FILE, the GL account of each role posted to.');
+    if (ledger !== undefined && !gl) throw new UsageError('--ledger: goes with --gl (the posting file).');
+    if (ledger !== undefined && !LEDGER.test(ledger))
+      throw new UsageError('--ledger: expected a ledger: letters, digits, ., _ or -, up to 32, such as 0L.');
     const found = await books(ctx, request);
+    sayAdjustments(ctx, found.journal);
+    if (gl) {
+      const { rates, relationships, entities } = found.state;
+      const quotes = new Map([...rates].map(([market, each]) => [market, each.quote]));
+      const of = new Map([...relationships].map(([id, designation]) => [id, designation.relationship]));
+      // Refused before a line is written: a role with no account, a relationship in no entity's books.
+      const lines = postingLines(found.journal, { accounts, ledger, relationships: of, quotes, entities });
+      await ctx.output.list(lines, POSTING_FIELDS, { empty: 'No postings in this period.' });
+      return sayNotValued(ctx, found.failed);
+    }
     const rows = found.journal.map((row) => ({ ...row, account: accounts[row.role as Role] ?? row.role }));
-    sayAdjustments(ctx, rows);
-    await ctx.output.list(rows, JOURNAL_VIEW, { empty: 'No entries in this period.' });
+    const unmapped = options.accounts === undefined ? [] : unmappedRoles(found.journal, accounts);
+    if (unmapped.length)
+      ctx.output.warn(
+        `--accounts: no GL account for ${unmapped.join(', ')}: shown as the role (the posting file, --gl, refuses it).`,
+      );
+    await onScreen(ctx, rows, JOURNAL_VIEW, 'No entries in this period.', [
+      { text: 'Debits and credits in each relationship’s currency; every entry balances.' },
+    ]);
     return sayNotValued(ctx, found.failed);
   },
 };
@@ -181,7 +214,10 @@ export const close = {
   async run(ctx: Options & Pick<CommandContext, 'clock'>, { options }: In<'ACCT_CLOSE'>) {
     const period = parsePeriod(options.period);
     const name = options.period!.trim().toUpperCase();
-    const closed = await closeMonths(ctx, { name, ...period }, valuesFiles(options.values), options.entity);
+    const { closed, held } = await closeMonths(ctx, { name, ...period }, valuesFiles(options.values), {
+      entity: options.entity,
+      by: options.by,
+    });
     const journal = closed.flatMap((month) => month.journal);
     sayAdjustments(ctx, journal);
     const months = closed.map((month) => month.period);
@@ -192,10 +228,11 @@ export const close = {
       months,
       rows: closed.reduce((sum, month) => sum + month.test.length, 0),
       journal_lines: journal.length,
+      pending_approval: held,
     };
     ctx.output.document(summary, () =>
       ctx.output.note(
-        `Closed ${closed[0].entity === undefined ? '' : `${closed[0].entity}'s `}${months.join(', ')} (${closed[0].from} to ${closed.at(-1)!.to}): ${summary.rows} relationship-months, ${journal.length} journal lines; test, reserve and journal print them as closed from now on.`,
+        `Closed ${closed[0].entity === undefined ? '' : `${closed[0].entity}'s `}${months.join(', ')} (${closed[0].from} to ${closed.at(-1)!.to}): ${summary.rows} relationship-months, ${journal.length} journal lines; ${held.length ? heldNote(held) : 'test, reserve and journal print them as closed from now on.'}`,
       ),
     );
   },

@@ -20,6 +20,7 @@ import {
   serverOf,
 } from '../../../features/acct/acct.js';
 import { recordsElsewhere } from '../../../features/acct/acct-store.js';
+import { heldNote } from '../../../features/acct/acct-approval.js';
 import { RATE_FIELDS } from '../../../features/acct/acct-view.js';
 import { exact, exactNumber, exactText } from '../../../features/acct/acct-money.js';
 import { readBook } from '../../../features/book/positions.js';
@@ -108,13 +109,14 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
       source: row.source,
     }));
   }
-  const added = await recordRates(ctx, market, quote, rows, {
+  const { added, held } = await recordRates(ctx, market, quote, rows, {
     correct: options.correct ? options.reason!.trim() : undefined,
     record: options.record,
+    by: options.by,
   });
-  ctx.output.document({ market, quote, recorded: added, rates: rows }, () =>
+  ctx.output.document({ market, quote, recorded: added, rates: rows, pending_approval: held }, () =>
     ctx.output.note(
-      `${market} (${quote}): ${plural(added, 'rate')} ${options.correct ? 'corrected' : 'recorded'}${added < rows.length ? `, ${rows.length - added} already there` : ''}.`,
+      `${market} (${quote}): ${plural(added, 'rate')} ${options.correct ? 'corrected' : 'recorded'}${added < rows.length ? `, ${rows.length - added} already there` : ''}.${held.length ? ` ${heldNote(held)}` : ''}`,
     ),
   );
 }
