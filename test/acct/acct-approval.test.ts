@@ -99,7 +99,7 @@ describe('four eyes: what changes the books counts once another person approves 
       'designated as of 2018-10-15',
       'approved record 3 (designation, by Ada Obi)',
     ]);
-    const { records } = JSON.parse(readFileSync(join(dir, 'acct', 'local', 'records.json'), 'utf8'));
+    const records = readRecordLines(join(dir, 'acct', 'local', 'records.json'));
     expect(records[3].body).toEqual({ record: 3, hash: records[2].hash });
     expect(records[3].prev).toBe(records[2].hash);
     // Counted now: December's effective part, 770,000 × (1.23 − 1.20) = 23,100.
@@ -262,7 +262,7 @@ it('a group’s entities: their declaration is a record four eyes holds, made --
     0,
     "Approved record 11 (close of 2025-08 in NG01's books, by Ada Obi)",
   );
-  const { records } = JSON.parse(readFileSync(join(dir, 'acct', 'local', 'records.json'), 'utf8'));
+  const records = readRecordLines(join(dir, 'acct', 'local', 'records.json'));
   expect(records[12].body).toEqual({ record: 11, hash: records[10].hash, entity: 'NG01' });
   const trail = okJson(await run(['acct', 'log', '--json'])) as Array<Record<string, unknown>>;
   expect(trail.at(-1)).toMatchObject({
@@ -279,3 +279,11 @@ it('a group’s entities: their declaration is a record four eyes holds, made --
   expect((await log()).at(-1)).toEqual([14, 'close', 'Bola Ade', 'pending approval']);
   exits(await run(['acct', 'close', '--period', '2024-11', '--entity', 'US01']), 2, "2024-10's close in US01's books");
 });
+
+/** The store's records, a record a line, as it appends them. */
+function readRecordLines(path: string) {
+  return readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line)) as Array<{ body: unknown; hash: string; prev: string }>;
+}
