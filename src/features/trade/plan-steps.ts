@@ -71,13 +71,15 @@ export interface PlanRunStep {
 /** The executor of a plan's step (an apply's, a roll's close or open), run under the plan's locks (`held`): through the
  * one write flow, approved by the plan (its one confirmation covered every step, with its checks, and an agent's limits
  * admitted it whole) unless the step says otherwise, with its own key. */
-export const runStep = async (ports: WritePorts, { record, key, wait = true, approved }: PlanRunStep, held: Held) =>
-  (await sendTrade(
-    ports,
-    // A plan's step is its owner's to decide: a change to a flat side is the server's to refuse, and said by the plan.
-    approved ? { ...record, approved } : { ...record, approved: { by: 'plan' }, serverDecides: true },
-    { wait, idempotencyKey: key, held },
-  )) as StepDone;
+export async function runStep(ports: WritePorts, { record, key, wait = true, approved }: PlanRunStep, held: Held) {
+  // A plan's step is its owner's to decide: a change to a flat side is the server's to refuse, and said by the plan.
+  const step = {
+    ...record,
+    approved: approved ?? { by: 'plan' as const },
+    serverDecides: !approved || record.serverDecides,
+  };
+  return (await sendTrade(ports, step, { wait, idempotencyKey: key, held })) as StepDone;
+}
 
 /** Journals a step of a plan as planned, with a new key and what is kept beside it, before any step is sent: from then
  * on the journal holds the plan, and a later run finishes it from there. */

@@ -362,7 +362,8 @@ async function carryOut(
   resumed?: { needsConfirmation: boolean },
   quote?: Quote,
 ) {
-  const run = { ports, client: await ports.client(), legs, notes };
+  const client = await ports.client();
+  const run = { ports, client, legs, notes };
   const { group, request } = legs;
   const { market, side, notional_usd, tenor_days } = request;
   const steps = rollSteps(run, write.wait);

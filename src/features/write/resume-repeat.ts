@@ -165,7 +165,7 @@ async function refuseRecentRepeat({ ports, journal, match, own, action, checked 
     .sort((a, b) => endedAt(b) - endedAt(a));
   if (!recent) return;
   // Judged by the side: only while it still shows what that action left is this run likely the same intent again.
-  const moved = action.side;
+  const moved = action.moves;
   const unchanged =
     recent.side_after &&
     moved &&
@@ -175,7 +175,7 @@ async function refuseRecentRepeat({ ports, journal, match, own, action, checked 
     );
   if (unchanged === false) return;
   // A refusal with a reason of its own (an open --ref whose deal is active: exit 3) comes before "repeated".
-  if (!checked) await action.check?.();
+  if (!checked) await action.stages.check?.(action);
   const ended = recent.resolved_at ?? recent.created_at;
   const hedge = recent.hedge_id ? `, hedge ${safeText(recent.hedge_id)}` : '';
   // A close re-run on the side it left flat: that is the whole news.
@@ -249,7 +249,7 @@ export async function reconcileEarlier<S>(
   const { context, uncertain: others } = finished
     ? { context: entry.context, uncertain: [] }
     : await attributedContext(run, entry);
-  const found = (await action.reconcile?.({ ...entry, context }, others.length > 0)) ?? {
+  const found = (await action.stages.reconcile?.(action, { ...entry, context }, others.length > 0)) ?? {
     verdict: 'unknown',
     evidence: 'no view of the book shows what this request did',
   };
