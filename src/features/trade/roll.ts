@@ -57,7 +57,7 @@ import {
 import { hedgeRecord, readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { runPreTradeChecks } from './pre-trade.js';
-import { days, openArgv, tradeRecord, type CloseResult } from './trade-actions.js';
+import { days, openArgv, rowPlan, tradeRecord, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from '../write/row-trust.js';
 import { ROLL_GROUP_PREFIX, type Held, type WriteOptions } from '../write/write-run.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
@@ -376,7 +376,7 @@ async function carryOut(
   const sideBook = async () => (await readSideInStep(ports, run.client, market, side)).book;
   if (resumed) {
     // Every leg the roll would send is this account's own, before its first request (a close that a forged open leg would start included).
-    for (const row of [open, legs.close]) if (row) await requireOwnRow(ports, row);
+    for (const row of [open, legs.close]) if (row) await requireOwnRow(ports, row, rowPlan(client, row));
     const resuming = `Resuming the roll of ${safeText(market)} ${side} to ${days(tenor_days)} started ${utcClock(open.created_at)} UTC (journal group ${safeText(group)}: ${legs.described}): each leg is finished with its own key, and the side is not opened twice.`;
     // A leg never sent is a new request: on a live key it is confirmed like one, the "yes" bound to the side as it was
     // asked about; otherwise it is said with the result.

@@ -61,7 +61,7 @@ import {
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
 import { findClosedRecord, waitForHedgeStatus, pollUntil, readSidesAsAnswered, ownRecentOf } from '../write/wait.js';
 import { runWrite, settleWrite } from '../write/write-flow.js';
-import type { WriteAction, WriteOptions, WritePlan, WriteRecord, WriteStages } from '../write/write-run.js';
+import type { PlannedRow, WriteAction, WriteOptions, WritePlan, WriteRecord, WriteStages } from '../write/write-run.js';
 import type { Side } from '../../core/vocabulary.js';
 import {
   notionalFieldFrom,
@@ -357,6 +357,7 @@ const TRADE_STAGES: WriteStages<TradeAction, SubmittedAction, unknown, TradeKept
   },
   wait: waitFor,
   reconcile: (t, entry, changedSince) => KINDS[t.kind].reconcile(t, entry, changedSince),
+  rowPlan: ({ client }, row) => rowPlan(client, row),
 };
 
 /** A trade's checks: its caller's (the duplicate reference, the optional pre-trade checks: what they could not read is
@@ -373,17 +374,17 @@ async function checkTrade(t: TradeAction): Promise<TradeKept | undefined> {
 
 /** A trade as a plan value (pure): its kind and request, the side as read (its hedges and their sum; none: not read),
  * what it expects the side to hold after, and what is shown and bound — what it trades: the request's amount on the
- * side's hedges, or a close's what the side holds (`landingUsd`: with the adds still landing; `returnsUsd`: what it
- * returns, as read). A confirmation binds its hash (confirm.ts planHash). */
+ * side's hedges, or a close's what the side holds (`inBookUsd`, what the book holds of it when read apart from the
+ * side's sum; `landingUsd`: with the adds still landing; `returnsUsd`: what it returns, as read). A confirmation binds
+ * its hash (confirm.ts planHash), and so does the journal (`rowPlan`). */
 export function planWrite(
   kind: TradeKind,
   request: SideRequest,
-  book?: SideBook,
-  read: { landingUsd?: readonly number[]; returnsUsd?: number } = {},
+  held?: SideAfter,
+  read: { inBookUsd?: number; landingUsd?: readonly number[]; returnsUsd?: number } = {},
 ): WritePlan {
   const { market, notional_usd: usd } = request as OpenRequest;
-  const held = book && sideAfterOf(book);
-  const inBookUsd = book && (closeTakes(book) ?? 0);
+  const inBookUsd = held && (read.inBookUsd ?? held.notional_usd);
   const shown = KINDS[kind].ends
     ? [
         {
@@ -401,7 +402,25 @@ export function planWrite(
 
 /** An add's or a reduce's plan, on its side as read now (a confirmation binds its hedges). */
 async function sidePlan({ ports, client, kind, request, market, side }: TradeAction) {
-  return planWrite(kind, request, (await readSideInStep(ports, client, market, side)).book);
+  return planWrite(kind, request, sideAfterOf((await readSideInStep(ports, client, market, side)).book));
+}
+
+/** The plan a journal row records: its kind and request, and the side as journaled before its send (its hedges and the
+ * notional its kind journals; none: not read), or undefined when the row is no trade. Its hash is journaled with the
+ * row, and the plan rebuilt from the row before it is sent again (row-trust.ts requireOwnRow). */
+export function rowPlan(client: HedgeClient, row: PlannedRow) {
+  const record = recordFromJournal(client, row);
+  if (!record) return;
+  const context = row.context ?? {};
+  const name = KINDS[record.kind].before;
+  const figure = name && context[name];
+  const named = stringOf(context.hedge_id);
+  const held = heldIds(context) ?? (named ? [named] : []);
+  return planWrite(
+    record.kind,
+    record.request,
+    typeof figure === 'number' ? { hedge_ids: held, notional_usd: figure } : undefined,
+  );
 }
 
 /** An open's plan: as a change's, but under an agent's limits alone judged by its notional, nothing read. */
@@ -601,7 +620,11 @@ async function closePlan({ ports, client, kind, request, market, side }: TradeAc
   );
   // What it returns, as the question says it: the side's net margin as read here.
   const returnsUsd = findSide(positions, market, side)?.netMarginUsd;
-  return planWrite(kind, request, book, { landingUsd: landing.map(tradedUsd), returnsUsd });
+  return planWrite(kind, request, sideAfterOf(book), {
+    inBookUsd: closeTakes(book) ?? 0,
+    landingUsd: landing.map(tradedUsd),
+    returnsUsd,
+  });
 }
 
 /** The side as the prove stage last read it: its book, the positions list, and the model's verdict on the change. */
@@ -1055,7 +1078,7 @@ export function stepRecord(step: PlanStep, group: string, leg: string) {
 }
 
 /** The record a journal entry was, rebuilt from its recorded request (a resume); undefined when it is no trade. */
-export function recordFromJournal(client: HedgeClient, entry: JournalEntry) {
+export function recordFromJournal(client: HedgeClient, entry: PlannedRow) {
   const { command, group, leg } = entry;
   const body = bodyOf(entry);
   // bodyOf gives the recorded body itself only when it is an object.

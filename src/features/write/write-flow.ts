@@ -31,7 +31,7 @@ import {
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from './ports.js';
 import type { Trade } from '../../platform/runtime/context.js';
-import { confirmOrStop, guardLiveAction, samePlan, sayMovedSinceAsked, tradesUsd } from './confirm.js';
+import { confirmOrStop, guardLiveAction, planHash, samePlan, sayMovedSinceAsked, tradesUsd } from './confirm.js';
 import { utcIso } from '../../core/utc-text.js';
 import { formatSpan } from '../../core/duration.js';
 import { withoutUndefined, type JsonObject } from '../../core/objects.js';
@@ -365,7 +365,7 @@ async function journal(run: WriteRun, { key, gated }: Checked<unknown, unknown>,
     });
     entry = await run.journal
       .begin(
-        entryFields(identity, action, key.key, Object.keys(fields).length ? fields : undefined),
+        rowFields(identity, action, key.key, Object.keys(fields).length ? fields : undefined),
         (await rowSealerOf(ports)).seal,
       )
       .catch((error) => {
@@ -603,6 +603,20 @@ function failureProves(
   };
 }
 
+/** What the journal begins a row with (write-run.ts entryFields), and the hash of the plan it records (`plan_hash` in
+ * its context, sealed with it): the row is sent again only while the plan rebuilt from it hashes alike (row-trust.ts
+ * requireOwnRow). */
+function rowFields(
+  identity: WriteRun['identity'],
+  action: WriteAction<unknown, unknown>,
+  key: string,
+  context?: JsonObject,
+) {
+  const fields = entryFields(identity, action, key, context);
+  const plan = action.stages.rowPlan?.(action, fields);
+  return plan ? { ...fields, context: { ...context, plan_hash: planHash(plan) } } : fields;
+}
+
 /** Journals a later leg of a multi-leg action as planned, before any leg is sent. */
 export async function journalAhead(
   ports: WritePorts,
@@ -611,7 +625,7 @@ export async function journalAhead(
   context?: JsonObject,
 ) {
   return (await ports.journal()).begin(
-    { ...entryFields(await identityOf(ports), action, key, context), outcome: 'planned' },
+    { ...rowFields(await identityOf(ports), action, key, context), outcome: 'planned' },
     (await rowSealerOf(ports)).seal,
   );
 }

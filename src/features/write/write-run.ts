@@ -121,7 +121,13 @@ export interface WriteStages<A, S, R, K = unknown> {
     evidence: string;
     answer?: S;
   }>;
+  /** The plan a row of this write records (what it sends and the side as journaled before the send): its hash is
+   * journaled with the row, and checked before the row is sent again; none: a write of no plan (`hedge api`'s). */
+  rowPlan?(write: A, row: PlannedRow): WritePlan | undefined;
 }
+
+/** What a row's plan is rebuilt from: what it sends, where it belongs, and what was journaled before the send. */
+export type PlannedRow = Pick<JournalEntry, 'command' | 'request' | 'group' | 'leg' | 'argv' | 'context'>;
 
 /** What the journal records of a write its wait resolved (unset: done). */
 export type Resolved = 'filled' | 'done' | 'failed';
