@@ -37,7 +37,7 @@ import { runPreTradeChecks } from '../trade/pre-trade.js';
 import { finishJournaled } from '../trade/resume.js';
 import { newGroup, resumeRollOutcome, runRoll } from '../trade/roll.js';
 import { days, sendTrade, stepRecord } from '../trade/trade-actions.js';
-import { runPlan } from '../trade/plan-steps.js';
+import { lock } from '../write/write-flow.js';
 import type { Held } from '../write/write-run.js';
 import { SideViews } from '../book/side-book.js';
 import { latestOf, whenLanded } from '../book/book.js';
@@ -563,7 +563,7 @@ function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { id
       // A dry run: each write's pre-trade checks (those a real open passes), then what it would do, said.
       await sayWouldDo(ports, step.writes ?? [], say);
       if (step.writes) return;
-      await runPlan(ports, {
+      await lock(ports, {
         sides: [step.row],
         run: async (held) => {
           const fresh = await observe(ports, [step.row]);

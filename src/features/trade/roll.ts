@@ -28,11 +28,8 @@ import {
 import {
   confirmedPlan,
   journaledPlan,
-  journalStepAhead,
   ownGroupEntries,
-  resumePlan,
   runStep,
-  runPlan,
   setAside,
   stepsDryRun,
   stepsDue,
@@ -57,7 +54,8 @@ import {
 import { hedgeRecord, readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { runPreTradeChecks } from './pre-trade.js';
-import { days, openArgv, rowPlan, tradeRecord, type CloseResult } from './trade-actions.js';
+import { days, openArgv, rowPlan, tradeAction, tradeRecord, type CloseResult } from './trade-actions.js';
+import { journalAhead, lock } from '../write/write-flow.js';
 import { requireOwnRow } from '../write/row-trust.js';
 import { ROLL_GROUP_PREFIX, type Held, type WriteOptions } from '../write/write-run.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
@@ -491,19 +489,25 @@ export async function resumeRollOutcome(
       `Journal ${entry.id} is a leg of the roll ${safeText(legs.group)}, which is already finished (${legs.described}); see \`${ports.hedgeCommand('journal', 'show', legs.open!.id)}\`.`,
     );
   const guard = await guardLiveAction(ports, { action: 'finish a roll', approved: options.approved });
-  return resumePlan(
+  // Read again once the book's and the side's locks are held: refused when another process finished it meanwhile.
+  return lock(
     ports,
-    [legs.request],
-    () => legsOf(ports, legs.group),
-    (now) =>
-      new HeldError(
-        `The roll ${safeText(now.group)} was finished by another hedge process meanwhile (${now.described}). This run sent nothing.`,
-        {
-          details: { journal_group: now.group },
-          hint: `See it with \`${ports.hedgeCommand('journal', 'show', now.open!.id)}\`.`,
-        },
-      ),
-    (now, held) => carryOut(ports, now, { ...options, held }, [], guard),
+    {
+      sides: [legs.request],
+      book: true,
+      run: async (held) => {
+        const now = await legsOf(ports, legs.group);
+        if (!now.unfinished)
+          throw new HeldError(
+            `The roll ${safeText(now.group)} was finished by another hedge process meanwhile (${now.described}). This run sent nothing.`,
+            {
+              details: { journal_group: now.group },
+              hint: `See it with \`${ports.hedgeCommand('journal', 'show', now.open!.id)}\`.`,
+            },
+          );
+        return carryOut(ports, now, { ...options, held }, [], guard);
+      },
+    },
     options.held,
   );
 }
@@ -740,7 +744,7 @@ async function rollOnce(ask: RollAsk) {
   if (write.dryRun) return carryOut(ports, rollLegs('', request, context, { ended }), write, notes);
   const group = newGroup(ROLL_GROUP_PREFIX, ports);
   // Before anything is sent: from here on the journal holds the whole roll.
-  const open = await journalStepAhead(ports, legRecord('open', group, request), context);
+  const open = await journalAhead(ports, tradeAction(ports, ask.client, legRecord('open', group, request)), context);
   return carryOut(
     ports,
     rollLegs(group, request, context, { open, unfinished: true }),
@@ -765,7 +769,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
   if (write.dryRun) return roll(req.held);
   // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
   const waitingSince = ports.clock.now();
-  return runPlan(
+  return lock(
     ports,
     {
       sides: [req],

@@ -157,7 +157,9 @@ interface Kind {
   waitsFor(t: TradeAction): string;
   question(t: TradeAction, shown: readonly Trade[] | undefined, kept: TradeKept | undefined): string;
   planned: typeof openPlan | typeof sidePlan | typeof closePlan;
-  wait: typeof waitOpen | typeof waitChange | typeof waitClose;
+  wait: typeof waitOpen | typeof waitSide;
+  /** What a change or a close learned once its side showed it (its wait's result). */
+  learned?: typeof changeResult | typeof closeResult;
   reconcile: typeof reconcileOpen | typeof reconcileChange;
 }
 
@@ -169,7 +171,8 @@ const CHANGE = {
   change: true,
   waitsFor: () => 'it to land',
   planned: sidePlan,
-  wait: waitChange,
+  wait: waitSide,
+  learned: changeResult,
   reconcile: reconcileChange,
 } as const;
 
@@ -212,7 +215,8 @@ const KINDS: Record<TradeKind, Kind> = {
     waitsFor: ({ side }) => `the ${side} position to close`,
     question: closeQuestion,
     planned: closePlan,
-    wait: waitClose,
+    wait: waitSide,
+    learned: closeResult,
     reconcile: reconcileChange,
   },
 };
@@ -783,16 +787,10 @@ async function waitOpen(t: TradeAction, { answer, expected, label, startedAt }: 
   return { result: hedge, sideAfter: seen ? sideAfterOf(seen.book) : undefined, outcome: 'filled' as const };
 }
 
-/** An add's or a reduce's wait: the one prove, then what it learned. */
-async function waitChange(t: TradeAction, { answer, before, kept, expected, label, startedAt }: Proving) {
-  const seen = await prove(t, expected, label, startedAt);
-  return { ...(await changeResult(t, answer, before, kept, seen)), outcome: outcomeOf(t.kind, seen.proof) };
-}
-
-/** A close's wait: the one prove, then what it returned. */
-async function waitClose(t: TradeAction, { answer, before, expected, label, startedAt }: Proving) {
-  const seen = await prove(t, expected, label, startedAt);
-  return { ...(await closeResult(t, answer, before, seen)), outcome: outcomeOf(t.kind, seen.proof) };
+/** An add's, a reduce's or a close's wait: the one prove, then what its kind learned once the side showed it. */
+async function waitSide(t: TradeAction, proving: Proving) {
+  const seen = await prove(t, proving.expected, proving.label, proving.startedAt);
+  return { ...(await KINDS[t.kind].learned!(t, proving, seen)), outcome: outcomeOf(t.kind, seen.proof) };
 }
 
 /** What an add or a reduce learned once it landed, as its wait returns it (`changeResult`). */
@@ -800,7 +798,7 @@ export type LandedChange = Awaited<ReturnType<typeof changeResult>>['result'];
 
 /** What an add or a reduce learned once it landed: the side's line after it (none: the side left the list), its hedge
  * read once more to show it whole, a reduce's balance after, and what a reduce that closed the side realized. */
-async function changeResult(t: TradeAction, answer: SubmittedAction, before: JsonObject, kept: TradeKept, seen: Seen) {
+async function changeResult(t: TradeAction, { answer, before, kept }: Proving, seen: Seen) {
   const { ports, market, side, usd, notify } = t;
   const line = findSide(seen.positions, market, side);
   const position = line && sizedByRecords(line, seen.book);
@@ -842,7 +840,7 @@ async function changeResult(t: TradeAction, answer: SubmittedAction, before: Jso
 
 /** What a close waited for: what it is expected to return, the hedge it closed and what that realized, and the side's
  * hedges opened since, if any. */
-async function closeResult(t: TradeAction, answer: SubmittedAction, before: JsonObject, seen: Seen) {
+async function closeResult(t: TradeAction, { answer, before }: Proving, seen: Seen) {
   const { ports, market, side } = t;
   const hedgeId = answer.hedge_id ?? stringOf(before.hedge_id);
   const after = sideAfterOf(seen.book);

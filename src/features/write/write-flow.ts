@@ -104,8 +104,8 @@ export async function withAccountLock<T>(
   }
 }
 
-/** Lock: the one place a side's lock is taken, for a plan of several steps (the plan executor's, `runPlan`: an
- * apply's, a roll's close then open, a keeper's step) and for every lone write. The sides' locks in one order (two
+/** Lock: the one place a side's lock is taken, for a plan of several steps (the plan executor's: an apply's, a roll's
+ * close then open, a keeper's step) and for every lone write. The sides' locks in one order (two
  * holders of several never deadlock), after the book's when `book` (a plan: a second apply or roll waits for the first;
  * `run` is told who held it meanwhile) unless `held`, the locks its caller holds, has every one of its sides already (a
  * roll a keeper's step makes). `run` is given the locks held, to hand to the writes it makes. */
@@ -617,15 +617,11 @@ function rowFields(
   return plan ? { ...fields, context: { ...context, plan_hash: planHash(plan) } } : fields;
 }
 
-/** Journals a later leg of a multi-leg action as planned, before any leg is sent. */
-export async function journalAhead(
-  ports: WritePorts,
-  action: WriteAction<unknown, unknown>,
-  key: string,
-  context?: JsonObject,
-) {
+/** Journals a later leg of a multi-leg action as planned, with a new key and what is kept beside it, before any leg is
+ * sent: from then on the journal holds the plan, and a later run finishes it from there. */
+export async function journalAhead(ports: WritePorts, action: WriteAction<unknown, unknown>, context?: JsonObject) {
   return (await ports.journal()).begin(
-    { ...rowFields(await identityOf(ports), action, key, context), outcome: 'planned' },
+    { ...rowFields(await identityOf(ports), action, makeIdempotencyKey(), context), outcome: 'planned' },
     (await rowSealerOf(ports)).seal,
   );
 }
