@@ -24,7 +24,8 @@ import { confirmedPlan, finishEarlierSteps, journaledPlan, runStep, type StepDon
 import { readSidesAsAnswered } from '../write/wait.js';
 import { lock } from '../write/write-flow.js';
 import type { Held } from '../write/write-run.js';
-import { sameSide, sideAfterOf } from '../book/side-book.js';
+import { sideAfterOf } from '../book/side-book.js';
+import { sameSide } from '../book/book.js';
 
 /** Every apply run's journal group starts with this; a later apply finishes what one left open. */
 const APPLY_GROUP_PREFIX = 'apply-';

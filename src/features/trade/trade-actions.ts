@@ -339,9 +339,9 @@ interface TradeAction extends TradeRecord, WriteAction<SubmittedAction, unknown,
 const TRADE_STAGES: WriteStages<TradeAction, SubmittedAction, unknown, TradeKept> = {
   plan: ({ client, kind, request }, key) => client.plan(kind, request, key),
   check: checkTrade,
-  preview: (t, kept) => {
+  preview: async (t, kept) => {
     const { quote, asked } = KINDS[t.kind];
-    return quote && (!asked || t.checks?.quote) ? quote(t, kept) : Promise.resolve(undefined);
+    return quote && (!asked || t.checks?.quote) ? quote(t, kept) : undefined;
   },
   before: async (t, kept) => KINDS[t.kind].reads?.(t, kept),
   question: (t, shown, kept) =>

@@ -16,8 +16,8 @@ import {
   resumeWithItsCredentials,
   type JournalEntry,
 } from '../../platform/journal/index.js';
-import { readSideInStep, sameSide, sideAfterOf } from '../book/side-book.js';
-import { byAmount, endsSide, movedBefore, shownFlat } from '../book/book.js';
+import { readSideInStep, sideAfterOf } from '../book/side-book.js';
+import { byAmount, endsSide, movedBefore, sameSide, shownFlat } from '../book/book.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { utcClock, utcDay } from '../../core/utc-text.js';
 import { formatSpan } from '../../core/duration.js';
