@@ -268,12 +268,12 @@ export class StateError extends failure(13) {
   }
 }
 
-/** A journal row that would be sent again does not verify as this account's own (no seal, or a seal that does not match what it would send), or its key already has a finished row (a duplicate): it is not sent (exit 13, `unverified_row`). */
+/** A journal row that would be sent again does not verify as this account's own (no seal, or a seal that does not match what it would send), its key already has a finished row (a duplicate), or it no longer plans to the hash journaled with it: it is not sent (exit 13, `unverified_row`). */
 export class UnverifiedRowError extends StateError {
   override code = 'unverified_row';
   constructor(
     message: string,
-    options: { journalId: string; trust: 'unsealed' | 'forged' | 'duplicate'; hint?: string },
+    options: { journalId: string; trust: 'unsealed' | 'forged' | 'duplicate' | 'plan'; hint?: string },
   ) {
     super(message, options);
     this.journalId = options.journalId;

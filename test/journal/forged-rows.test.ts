@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { keyFingerprint, rowSealer, type SealedFields } from '../../src/platform/journal/row-integrity.js';
 import { exits, journalEntries, lastJson, markTrades as mark, ok, okJson } from '../support/cli-runs.js';
-import { appendRow, insertRow, NESTED_HERE, nestedJson } from '../support/journal-rows.js';
+import { appendRow, insertRow, NESTED_HERE, nestedJson, nextSeq } from '../support/journal-rows.js';
 import { activeNotional, lines, writeTarget } from '../support/keeper.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
@@ -349,4 +349,51 @@ it('rows in the local journal file are verified before anything is sent again: a
     'done',
     [1_500],
   ]);
+});
+
+it('a row whose plan no longer matches the hash journaled with it (its amount raised and sealed again under the key): `resume ID --yes` sends nothing (exit 13, unverified_row, the row named and the way out), where its young key alone would have sent it; the genuine row, its plan as journaled, is resumed: the book shows its open landed, nothing sent again', async () => {
+  const t = await startSimulator();
+  // A process of its own, ended: its row is left to whoever resumes it.
+  ok(await t.hedge(`open ${MARKET} sell 1000 --tenor 7`, { spawn: true }));
+  const genuine = (await journalEntries(t)).find((entry) => entry.command === 'open')!;
+  // Journaled with the row, under its seal: the hash of the open's plan.
+  expect(genuine.context.plan_hash).toMatch(/^[0-9a-f]{64}$/);
+  // Set back to unknown, as if its process had died before the fill.
+  appendRow(t.configDir, { id: genuine.id, created_at: new Date().toISOString(), outcome: 'unknown' });
+
+  // The same open under a new id, place and key, its amount raised and sealed again under the key, with the plan hash
+  // journaled for 1,000; no hedge named yet, so only its young key would decide.
+  const raised: SealedFields = {
+    id: `z${randomBytes(6).toString('hex')}`,
+    seq: nextSeq(t.configDir),
+    created_at: new Date().toISOString(),
+    environment: genuine.environment,
+    base_url_host: genuine.base_url_host,
+    key_id: genuine.key_id,
+    host: genuine.host,
+    command: 'open',
+    request: { ...genuine.request, body: { ...genuine.request.body, notional_usd: 66_666 } },
+    idempotency_key: `raised-${randomBytes(6).toString('hex')}`,
+    context: genuine.context,
+  };
+  appendRow(t.configDir, {
+    ...raised,
+    argv: ['open', MARKET, 'sell', '66666', '--tenor', '7'],
+    outcome: 'unknown',
+    holder: null,
+    seal: rowSealer(t.apiKey).seal(raised),
+  });
+  const nothingSent = mark(t);
+  const refused = exits(await t.hedge(`resume ${raised.id} --yes --json`), 13);
+  const { error } = lastJson(refused.stderr);
+  expect(error).toMatchObject({ code: 'unverified_row', details: { journal_id: raised.id, seal: 'plan' } });
+  expect(error.message).toBe(
+    `Journal ${raised.id} (open: POST /hedges) does not match the plan journaled with it: what it would send, or the side it recorded before its send, is not what was planned (changed after it was written, under this key's seal). hedge does not send it; nothing was sent.`,
+  );
+  expect(error.hint).toContain(`hedge journal resolve ${raised.id} --not-landed`);
+  nothingSent();
+
+  exits(await t.hedge(`resume ${genuine.id} --yes`), 0, 'The book shows it landed');
+  nothingSent();
+  expect(held(t, 'sell')).toEqual([1_000]);
 });

@@ -3,14 +3,18 @@
 import { planHash, samePlan } from '../../src/features/write/confirm.js';
 import { planWrite } from '../../src/features/trade/trade-actions.js';
 import { reconcileSide } from '../../src/features/book/book.js';
+import { sideAfterOf } from '../../src/features/book/side-book.js';
 import type { SideRequest } from '../../src/platform/api/client.js';
 
 const NOW = Date.parse('2026-03-02T09:00:00Z');
+/** A side as the model reads it and a plan takes it: its hedges and their sum. */
 const side = (...hedges: Array<[string, number]>) =>
-  reconcileSide(
-    hedges.map(([id, notionalUsd]) => ({ id, status: 'filled', notionalUsd, maturityAtMs: NOW + 86_400_000 })),
-    hedges.length ? { notionalUsd: hedges.reduce((sum, [, usd]) => sum + usd, 0) } : undefined,
-    NOW,
+  sideAfterOf(
+    reconcileSide(
+      hedges.map(([id, notionalUsd]) => ({ id, status: 'filled', notionalUsd, maturityAtMs: NOW + 86_400_000 })),
+      hedges.length ? { notionalUsd: hedges.reduce((sum, [, usd]) => sum + usd, 0) } : undefined,
+      NOW,
+    ),
   );
 const add: SideRequest = { market: 'USDTNGN', side: 'buy', notional_usd: 500 } as SideRequest;
 const close = { market: 'USDTNGN', side: 'buy' } as const;

@@ -113,7 +113,7 @@ async function plannedRoll(ctx: Ctx, rolledHedgeId: string, group: string) {
   const legs = { argv: ['roll', MARKET, 'buy', '--tenor', '7'], group };
   const request = { market: MARKET, side: 'buy' as const, notional_usd: 100, tenor_days: 7 };
   const record = tradeRecord('open', request, { ...legs, leg: 'open' });
-  await journalAhead(ctx, tradeAction(ctx, await ctx.client(), record), makeIdempotencyKey(), {
+  await journalAhead(ctx, tradeAction(ctx, await ctx.client(), record), {
     roll_closes: true,
     rolled_hedge_id: rolledHedgeId,
   });
@@ -205,7 +205,7 @@ describe("a person's yes holds for the side the question showed", () => {
       // The open leg planned; the close journaled, sent, and its outcome unknown (the run died waiting for its answer).
       const legs = await plannedRoll(ctx, held.id, 'roll-resumed-2');
       const closeRecord = tradeRecord('close', { market: MARKET, side: 'buy' }, { ...legs, leg: 'close' });
-      const close = await journalAhead(ctx, tradeAction(ctx, await ctx.client(), closeRecord), makeIdempotencyKey());
+      const close = await journalAhead(ctx, tradeAction(ctx, await ctx.client(), closeRecord));
       await (await ctx.journal()).update(close.id, { outcome: 'unknown' });
       await rollBuy(ctx);
     });

@@ -193,6 +193,12 @@ function sideShowing(notionals: Array<number | undefined>) {
   return { client, reads: () => reads };
 }
 
+/** A trade's wait stage, called as the write flow calls it. */
+const waitOf =
+  (action: ReturnType<typeof tradeAction>) =>
+  (...args: Parameters<typeof action.stages.wait> extends [unknown, ...infer Rest] ? Rest : never) =>
+    action.stages.wait(action, ...args);
+
 /** An add's or reduce's wait (trade-actions.ts) of `changeUsd` on the buy side from `baselineNotionalUsd`, over a client
  * that shows the positions list (the other views unread: said, not waited on): its outcome, or what it threw. */
 async function ownChange(
@@ -205,12 +211,13 @@ async function ownChange(
   const clock = fakeClock();
   const { ctx } = testContext({ clock, fakeClient: client, globals: { timeout: timeoutSeconds } });
   const record = tradeRecord(action, { market: 'USDTNGN', side: 'buy', notional_usd: changeUsd } as SideRequest);
-  return tradeAction(ctx, client as HedgeClient, record)
-    .wait(SUBMITTED, { startedAt: clock.now(), before: { baseline_notional_usd: baselineNotionalUsd } })
-    .then(
-      ({ result }) => result,
-      (e: unknown) => e,
-    );
+  return waitOf(tradeAction(ctx, client as HedgeClient, record))(SUBMITTED, {
+    startedAt: clock.now(),
+    before: { baseline_notional_usd: baselineNotionalUsd },
+  }).then(
+    ({ result }) => result,
+    (e: unknown) => e,
+  );
 }
 
 // A change is proven by every view of the side (its hedge records and its positions line), whatever the hedge's own
@@ -247,7 +254,7 @@ it("an add's, a reduce's and a close's wait: an add is landed when every view sh
     ...sideShowing([undefined]).client,
     listPositions: async () => answers[closes++],
   } as unknown as HedgeClient;
-  await tradeAction(ctx, sides, tradeRecord('close', { market: 'USDTNGN', side: 'buy' })).wait(SUBMITTED, {
+  await waitOf(tradeAction(ctx, sides, tradeRecord('close', { market: 'USDTNGN', side: 'buy' })))(SUBMITTED, {
     startedAt: clock.now(),
   });
   expect(closes).toBe(3);
@@ -265,7 +272,7 @@ it('a close of a side of two hedges is not done while a hedge it ended too still
     getHedge: async () => ({ ...hedge('closed'), id: 'hdg_a' }),
     transport: { serverNow: () => ({ localMs: 0, bestMs: 0, earliestMs: 0, latestMs: 0 }) },
   } as unknown as HedgeClient;
-  const { result } = await tradeAction(ctx, client, tradeRecord('close', { market: 'USDTNGN', side: 'buy' })).wait(
+  const { result } = await waitOf(tradeAction(ctx, client, tradeRecord('close', { market: 'USDTNGN', side: 'buy' })))(
     { status: 'submitted', hedge_id: 'hdg_a' } as SubmittedAction,
     { startedAt: clock.now(), before: { hedge_id: 'hdg_a', hedge_ids: ['hdg_a', 'hdg_b'], notional_usd: 1_000 } },
   );

@@ -39,19 +39,21 @@ it('a journal that cannot be written after the send: reports the action as sent 
       command: 'close',
       verb: 'close a position',
       argv: ['close', 'USDTNGN', 'buy'],
-      plan: (key) => ({
-        method: 'POST',
-        path: '/hedges/close',
-        body: { market: 'USDTNGN', side: 'buy' },
-        idempotencyKey: key,
-      }),
-      question: () => 'Close?',
-      send: async (key) => {
-        sent.push(key);
-        return { status: 'submitted' };
+      stages: {
+        plan: (_write, key) => ({
+          method: 'POST',
+          path: '/hedges/close',
+          body: { market: 'USDTNGN', side: 'buy' },
+          idempotencyKey: key,
+        }),
+        question: () => 'Close?',
+        send: async (_write, key) => {
+          sent.push(key);
+          return { status: 'submitted' };
+        },
+        submitted: () => ({ order_tx_hash: '0xabc' }),
+        wait: async () => ({ result: { status: 'closed' }, outcome: 'done' }),
       },
-      submitted: () => ({ order_tx_hash: '0xabc' }),
-      wait: async () => ({ result: { status: 'closed' }, outcome: 'done' }),
     },
     { wait: true },
   ).catch((failure: unknown) => failure);

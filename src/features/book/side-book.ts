@@ -20,8 +20,6 @@ export function sideAfterOf(book: SideBook) {
   };
 }
 
-export { sameHedges, sameSide } from './book.js';
-
 /** Whether a hedge is of the side (a market named in any case). */
 export const ofSide = (hedge: Hedge, market: string, side: unknown) =>
   hedge.market.toUpperCase() === market.toUpperCase() && hedge.side === side;

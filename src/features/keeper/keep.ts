@@ -37,7 +37,7 @@ import { runPreTradeChecks } from '../trade/pre-trade.js';
 import { finishJournaled } from '../trade/resume.js';
 import { newGroup, resumeRollOutcome, runRoll } from '../trade/roll.js';
 import { days, sendTrade, stepRecord } from '../trade/trade-actions.js';
-import { runPlan } from '../trade/plan-steps.js';
+import { lock } from '../write/write-flow.js';
 import type { Held } from '../write/write-run.js';
 import { SideViews } from '../book/side-book.js';
 import { latestOf, whenLanded } from '../book/book.js';
@@ -515,37 +515,42 @@ const KEEPER_RUN = { by: 'run' } as const;
 /** A row of its own the keeper finishes: with its key, waited for, on the run's approval. */
 const FINISH = { wait: true, approved: KEEPER_RUN };
 
+/** Carries out one write of a keeper's step under its side's lock (`held`): a roll, or an add, reduce, close or re-open
+ * through the write flow, journaled in a keep group. */
+async function carryOut(ports: WritePorts, write: KeeperWrite, held: Held): Promise<WriteDone> {
+  const { market, side, clientReference } = write.row;
+  // The row's deal reference on every hedge it opens (the rolled hedge's own when the row names none).
+  if (write.kind === 'roll')
+    return {
+      kind: 'rolled',
+      outcome: await runRoll(ports, {
+        market,
+        side,
+        tenorDays: write.tenorDays!,
+        skipChecks: false,
+        write: SEND_AND_WAIT,
+        approved: KEEPER_RUN,
+        held,
+        ...(clientReference && { clientReference }),
+      }),
+    };
+  // An add, reduce, close or re-open through the write flow, journaled in a keep group.
+  const group = newGroup(KEEP_GROUP_PREFIX, ports);
+  const { kind: action, deltaUsd, tenorDays } = write;
+  // Only an open takes its tenor and the row's deal reference.
+  const step = { market, side, action, deltaUsd, tenorDays, clientReference: clientReference || undefined };
+  const record = {
+    ...stepRecord(step as PlanStep, group, action === 'open' ? 'reopen' : 'converge'),
+    approved: KEEPER_RUN,
+  };
+  const result = await sendTrade(ports, record, { ...SEND_AND_WAIT, held });
+  return { kind: 'sent', result, group };
+}
+
 /** The keeper's reads and writes on the server, each under `stepContext()` (its notices said to no one, its signal the keeper's). Writes are confirmed by the keeper's own run (its target and --yes), never at a prompt. */
 function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { identity: Identity }, say: Say) {
   const memory = keeperMemory(say);
   const observe = (ports: WritePorts, rows: readonly KeepRow[]) => readBook(ports, rows, memory);
-
-  const carryOut = async (ports: WritePorts, write: KeeperWrite, held: Held): Promise<WriteDone> => {
-    const { market, side, clientReference } = write.row;
-    // The row's deal reference on every hedge it opens (the rolled hedge's own when the row names none).
-    if (write.kind === 'roll')
-      return {
-        kind: 'rolled',
-        outcome: await runRoll(ports, {
-          market,
-          side,
-          tenorDays: write.tenorDays!,
-          skipChecks: false,
-          write: SEND_AND_WAIT,
-          approved: KEEPER_RUN,
-          held,
-          ...(clientReference && { clientReference }),
-        }),
-      };
-    // An add, reduce, close or re-open through the write flow, journaled in a keep group.
-    const group = newGroup(KEEP_GROUP_PREFIX, ports);
-    const { kind: action, deltaUsd, tenorDays } = write;
-    // Only an open takes its tenor and the row's deal reference.
-    const step = { market, side, action, deltaUsd, tenorDays, clientReference: clientReference || undefined };
-    const record = stepRecord(step as PlanStep, group, action === 'open' ? 'reopen' : 'converge');
-    const result = await sendTrade(ports, { ...record, approved: KEEPER_RUN }, { ...SEND_AND_WAIT, held });
-    return { kind: 'sent', result, group };
-  };
 
   return {
     memory,
@@ -558,7 +563,7 @@ function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { id
       // A dry run: each write's pre-trade checks (those a real open passes), then what it would do, said.
       await sayWouldDo(ports, step.writes ?? [], say);
       if (step.writes) return;
-      await runPlan(ports, {
+      await lock(ports, {
         sides: [step.row],
         run: async (held) => {
           const fresh = await observe(ports, [step.row]);

@@ -20,17 +20,12 @@ import {
   type TargetPlanOptions,
 } from './target-plan.js';
 import { days, stepRecord } from '../trade/trade-actions.js';
-import {
-  confirmedPlan,
-  finishEarlierSteps,
-  journaledPlan,
-  runPlan,
-  runStep,
-  type StepDone,
-} from '../trade/plan-steps.js';
+import { confirmedPlan, finishEarlierSteps, journaledPlan, runStep, type StepDone } from '../trade/plan-steps.js';
 import { readSidesAsAnswered } from '../write/wait.js';
+import { lock } from '../write/write-flow.js';
 import type { Held } from '../write/write-run.js';
-import { sameSide, sideAfterOf } from '../book/side-book.js';
+import { sideAfterOf } from '../book/side-book.js';
+import { sameSide } from '../book/book.js';
 
 /** Every apply run's journal group starts with this; a later apply finishes what one left open. */
 const APPLY_GROUP_PREFIX = 'apply-';
@@ -65,7 +60,7 @@ export async function applyTarget(
   const guard = await guardLiveAction(ports, { action: 'apply a target book' });
   const client = await ports.client();
   const plan = () => buildTargetPlan(ports, client, target, opts);
-  return runPlan(ports, {
+  return lock(ports, {
     sides: target.rows,
     book: true,
     run: async (held, waitedFor) => {

@@ -240,11 +240,12 @@ export async function planTarget(ports: WritePorts, opts: TargetPlanOptions) {
 /** An agent's checks judge the plan whole: the requests its steps send, in order (its PlanCheck of a live write), and what it trades, step by step (its limits: the context's TradeGate). */
 export async function checkPlanRequests(ports: WritePorts, client: HedgeClient, quoted: QuotedPlan) {
   if (ports.planCheck) {
-    const { stepRecord, tradeAction } = await import('../trade/trade-actions.js');
+    const { stepRecord } = await import('../trade/trade-actions.js');
     ports.planCheck.check(
-      quoted.plan.steps.map((step, index) =>
-        tradeAction(ports, client, stepRecord(step, '', `step-${index + 1}`)).plan(''),
-      ),
+      quoted.plan.steps.map((step, index) => {
+        const { kind, request } = stepRecord(step, '', `step-${index + 1}`);
+        return client.plan(kind, request, '');
+      }),
       quoted.trades,
     );
   }

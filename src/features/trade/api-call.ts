@@ -11,7 +11,7 @@ import { resolveApiPath } from '../../core/security/base-url.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { parseBoundedJson } from '../../core/security/json-keys.js';
 import { readInputFile, type InputPorts } from '../write/input-file.js';
-import type { WriteAction } from '../write/write-run.js';
+import type { WriteAction, WriteStages } from '../write/write-run.js';
 
 /** Journal commands of `hedge api` writes: `api POST /hedges/close`. */
 export const API_COMMAND_PREFIX = 'api ';
@@ -106,30 +106,42 @@ function idsOf(answer: ApiAnswer) {
 /** A write as the one write flow's action, its answers kept in `answers` for the command to print (also one the
  * transport threw on). `hedge api` loads no trade kind (trade-actions.ts): sent as the call says, proven by its
  * answer alone; no view of the book shows what it did, so unanswered its outcome is unknown. */
-export function apiAction(
-  client: HedgeClient,
-  call: ApiCall,
-  answers = new AnswerLog(),
-): WriteAction<ApiAnswer, ApiAnswer> {
-  const body = call.body === undefined ? '' : ` ${JSON.stringify(call.body)}`;
-  const plan = (key: string) => request(call, call.path, key, answers.record(call.path));
+export function apiAction(client: HedgeClient, call: ApiCall, answers = new AnswerLog()): ApiAction {
   // A trade sent by hand is the side's change as any other: under its lock, and found by the next write on that side.
   const change = changeOf({ request: { method: call.method, path: call.path, body: call.body } });
   return {
     command: `${API_COMMAND_PREFIX}${call.method} ${call.path}`,
     verb: `send ${call.method} ${call.path}`,
     argv: call.argv,
-    side: change && { market: change.market, side: change.side },
-    plan,
-    question: () => `Send ${call.method} ${call.path}${body.length > 200 ? ` ${body.slice(0, 200)}…` : body}?`,
-    send: async (key) => {
-      await client.transport.send(plan(key));
-      return answers.last!;
-    },
-    submitted: idsOf,
-    wait: async (answer) => ({ result: answer }),
+    moves: change && { market: change.market, side: change.side },
+    client,
+    call,
+    answers,
+    stages: API_STAGES,
   };
 }
+
+/** A `hedge api` write: its call, the client it goes through and the answers kept for printing. */
+interface ApiAction extends WriteAction<ApiAnswer, ApiAnswer> {
+  client: HedgeClient;
+  call: ApiCall;
+  answers: AnswerLog;
+}
+
+/** The stages of a `hedge api` write (write-run.ts WriteStages): its call sent as it is, its answer its proof. */
+const API_STAGES: WriteStages<ApiAction, ApiAnswer, ApiAnswer> = {
+  plan: ({ call, answers }, key) => request(call, call.path, key, answers.record(call.path)),
+  question: ({ call }) => {
+    const body = call.body === undefined ? '' : ` ${JSON.stringify(call.body)}`;
+    return `Send ${call.method} ${call.path}${body.length > 200 ? ` ${body.slice(0, 200)}…` : body}?`;
+  },
+  send: async (write, key) => {
+    await write.client.transport.send(API_STAGES.plan(write, key));
+    return write.answers.last!;
+  },
+  submitted: (_write, answer) => idsOf(answer),
+  wait: async (_write, answer) => ({ result: answer }),
+};
 
 /** An unresolved `hedge api` write from the journal, to send again with its key (`hedge resume`). */
 export function apiActionFromJournal(client: HedgeClient, entry: JournalEntry) {

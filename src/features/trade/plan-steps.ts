@@ -2,26 +2,16 @@
 // bound to what was shown, then each step through the one write flow in turn, with its own key.
 import { bodyOf, type JournalEntry, type ListOptions } from '../../platform/journal/index.js';
 import type { WritePorts } from '../write/ports.js';
-import { recordFromJournal, sendTrade, tradeAction, type TradeRecord } from './trade-actions.js';
+import { recordFromJournal, sendTrade, type TradeRecord } from './trade-actions.js';
 import { isUnresolved } from '../../platform/journal/entry.js';
-import { journalAhead, planDryRun } from '../write/write-flow.js';
+import { planDryRun } from '../write/write-flow.js';
 import { makeIdempotencyKey, type Held } from '../write/write-run.js';
-import type { JsonObject } from '../../core/objects.js';
 import { confirmRowFromElsewhere, identityOf, sentBy } from '../write/row-trust.js';
-import { confirmAsShown } from '../write/confirm.js';
+import { confirmOrStop } from '../write/confirm.js';
+import { sameAsShown } from '../book/book.js';
 import type { Approval } from '../write/write-run.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { Trade } from '../../platform/runtime/context.js';
-import { lock } from '../write/write-flow.js';
-
-/** A plan as its entry point hands it to the executor: the sides it moves, whether it takes the book's lock first (an
- * apply's, a roll's: a second one waits for the first), and `run`, which builds, confirms and carries it out under
- * those locks (told who held the book meanwhile: it may have moved), each step through `runStep`. */
-type Plan<T> = Parameters<typeof lock<T>>[1];
-
-/** The plan executor: the plan carried out under runWrite's lock stage, which takes the book's and the sides' locks
- * (a plan made inside another's locks, a keeper's roll, decides under those); its entry points take none. */
-export const runPlan = <T>(ports: WritePorts, plan: Plan<T>, held?: Held) => lock(ports, plan, held);
 
 /** This account's entries of the groups whose id starts with `groupPrefix`, as `query` lists them (newest first). */
 export async function ownGroupEntries(ports: WritePorts, groupPrefix: string, query: ListOptions) {
@@ -41,14 +31,10 @@ export async function confirmedPlan<P extends { trades: readonly Trade[] }, S ex
   for (let plan = await build(); ;) {
     const shown = await show(plan);
     if (shown.question === undefined) return { plan, shown };
-    let now = plan;
-    const asShown = await confirmAsShown(ports, shown.question, {
-      live: bound.live,
-      shown: plan.trades,
-      now: async () => (now = await build()).trades,
-      moved: () => bound.moved(plan, now),
-    });
-    if (asShown) return { plan, shown };
+    await confirmOrStop(ports, shown.question, { live: bound.live });
+    const now = await build();
+    if (sameAsShown(plan.trades, now.trades)) return { plan, shown };
+    bound.moved(plan, now);
     plan = now;
   }
 }
@@ -71,18 +57,14 @@ export interface PlanRunStep {
 /** The executor of a plan's step (an apply's, a roll's close or open), run under the plan's locks (`held`): through the
  * one write flow, approved by the plan (its one confirmation covered every step, with its checks, and an agent's limits
  * admitted it whole) unless the step says otherwise, with its own key. */
-export const runStep = async (ports: WritePorts, { record, key, wait = true, approved }: PlanRunStep, held: Held) =>
-  (await sendTrade(
-    ports,
-    // A plan's step is its owner's to decide: a change to a flat side is the server's to refuse, and said by the plan.
-    approved ? { ...record, approved } : { ...record, approved: { by: 'plan' }, serverDecides: true },
-    { wait, idempotencyKey: key, held },
-  )) as StepDone;
-
-/** Journals a step of a plan as planned, with a new key and what is kept beside it, before any step is sent: from then
- * on the journal holds the plan, and a later run finishes it from there. */
-export async function journalStepAhead(ports: WritePorts, record: TradeRecord, context?: JsonObject) {
-  return journalAhead(ports, tradeAction(ports, await ports.client(), record), makeIdempotencyKey(), context);
+export async function runStep(ports: WritePorts, { record, key, wait = true, approved }: PlanRunStep, held: Held) {
+  // A plan's step is its owner's to decide: a change to a flat side is the server's to refuse, and said by the plan.
+  const step = {
+    ...record,
+    approved: approved ?? { by: 'plan' as const },
+    serverDecides: !approved || record.serverDecides,
+  };
+  return (await sendTrade(ports, step, { wait, idempotencyKey: key, held })) as StepDone;
 }
 
 /** A step of a journaled plan: its row from an earlier run (none: never journaled), and what its dry run says of it. */
@@ -115,30 +97,6 @@ export async function journaledPlan(ports: WritePorts, group: string) {
   const rows = await (await ports.journal()).list({ group });
   return { row: (leg: string) => rows.find((row) => row.leg === leg), unfinished: rows.some(isUnresolved) };
 }
-
-/** A journaled plan finished under the book's lock and its sides': `read` again once they are held, and refused with
- * `finished` (nothing sent) when another process finished it meanwhile. */
-export const resumePlan = <P extends { unfinished: boolean }, T>(
-  ports: WritePorts,
-  sides: Plan<T>['sides'],
-  read: () => Promise<P>,
-  finished: (now: P) => Error,
-  run: (now: P, held: Held) => Promise<T>,
-  held?: Held,
-) =>
-  runPlan(
-    ports,
-    {
-      sides,
-      book: true,
-      run: async (inside) => {
-        const now = await read();
-        if (!now.unfinished) throw finished(now);
-        return run(now, inside);
-      },
-    },
-    held,
-  );
 
 /** A journaled plan set aside: its unresolved rows abandoned, never to be sent. */
 export async function setAside(ports: WritePorts, rows: ReadonlyArray<JournalEntry | undefined>, message: string) {

@@ -21,9 +21,9 @@ export function uncheckedList(ports: Pick<CommandContext, 'notify'>) {
 export type Unchecked = ReturnType<typeof uncheckedList>;
 
 /** A live confirmation question that says what was not checked. */
-export function questionWithUnchecked(question: string, unchecked: Unchecked) {
-  if (!unchecked.items.length) return question;
-  return `${question.replace(/\?$/, '')} — not checked: ${unchecked.items.join(', ')}?`;
+export function questionWithUnchecked(question: string, unchecked: readonly string[] = []) {
+  if (!unchecked.length) return question;
+  return `${question.replace(/\?$/, '')} — not checked: ${unchecked.join(', ')}?`;
 }
 
 /** A failed read that must still stop the command: the key refused (the write would be too), a Ctrl-C, bad input. */

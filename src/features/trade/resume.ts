@@ -15,7 +15,7 @@ import { shellWord } from '../../core/program.js';
 import { API_COMMAND_PREFIX, apiActionFromJournal } from './api-call.js';
 import { confirmRowFromElsewhere, findJournalEntry, identityOf, requireOwnRow, sentBy } from '../write/row-trust.js';
 import { resumeRollOutcome } from './roll.js';
-import { recordFromJournal, tradeAction } from './trade-actions.js';
+import { recordFromJournal, rowPlan, tradeAction } from './trade-actions.js';
 import { runWrite } from '../write/write-flow.js';
 import { heldError, ROLL_GROUP_PREFIX } from '../write/write-run.js';
 import type { Approval } from '../write/write-run.js';
@@ -100,7 +100,7 @@ export async function planResume(ports: WritePorts, entry: JournalEntry) {
     );
   }
   await checkSameCredentials(ports, entry);
-  await requireOwnRow(ports, entry);
+  await requireOwnRow(ports, entry, rowPlan(await ports.client(), entry));
   if (roll) {
     await confirmRowFromElsewhere(ports, entry, 'finish its roll');
     return { kind: 'roll' as const, entry };

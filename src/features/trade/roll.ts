@@ -28,11 +28,8 @@ import {
 import {
   confirmedPlan,
   journaledPlan,
-  journalStepAhead,
   ownGroupEntries,
-  resumePlan,
   runStep,
-  runPlan,
   setAside,
   stepsDryRun,
   stepsDue,
@@ -57,7 +54,8 @@ import {
 import { hedgeRecord, readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { runPreTradeChecks } from './pre-trade.js';
-import { days, openArgv, tradeRecord, type CloseResult } from './trade-actions.js';
+import { days, openArgv, rowPlan, tradeAction, tradeRecord, type CloseResult } from './trade-actions.js';
+import { journalAhead, lock } from '../write/write-flow.js';
 import { requireOwnRow } from '../write/row-trust.js';
 import { ROLL_GROUP_PREFIX, type Held, type WriteOptions } from '../write/write-run.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
@@ -362,7 +360,8 @@ async function carryOut(
   resumed?: { needsConfirmation: boolean },
   quote?: Quote,
 ) {
-  const run = { ports, client: await ports.client(), legs, notes };
+  const client = await ports.client();
+  const run = { ports, client, legs, notes };
   const { group, request } = legs;
   const { market, side, notional_usd, tenor_days } = request;
   const steps = rollSteps(run, write.wait);
@@ -375,7 +374,7 @@ async function carryOut(
   const sideBook = async () => (await readSideInStep(ports, run.client, market, side)).book;
   if (resumed) {
     // Every leg the roll would send is this account's own, before its first request (a close that a forged open leg would start included).
-    for (const row of [open, legs.close]) if (row) await requireOwnRow(ports, row);
+    for (const row of [open, legs.close]) if (row) await requireOwnRow(ports, row, rowPlan(client, row));
     const resuming = `Resuming the roll of ${safeText(market)} ${side} to ${days(tenor_days)} started ${utcClock(open.created_at)} UTC (journal group ${safeText(group)}: ${legs.described}): each leg is finished with its own key, and the side is not opened twice.`;
     // A leg never sent is a new request: on a live key it is confirmed like one, the "yes" bound to the side as it was
     // asked about; otherwise it is said with the result.
@@ -490,19 +489,25 @@ export async function resumeRollOutcome(
       `Journal ${entry.id} is a leg of the roll ${safeText(legs.group)}, which is already finished (${legs.described}); see \`${ports.hedgeCommand('journal', 'show', legs.open!.id)}\`.`,
     );
   const guard = await guardLiveAction(ports, { action: 'finish a roll', approved: options.approved });
-  return resumePlan(
+  // Read again once the book's and the side's locks are held: refused when another process finished it meanwhile.
+  return lock(
     ports,
-    [legs.request],
-    () => legsOf(ports, legs.group),
-    (now) =>
-      new HeldError(
-        `The roll ${safeText(now.group)} was finished by another hedge process meanwhile (${now.described}). This run sent nothing.`,
-        {
-          details: { journal_group: now.group },
-          hint: `See it with \`${ports.hedgeCommand('journal', 'show', now.open!.id)}\`.`,
-        },
-      ),
-    (now, held) => carryOut(ports, now, { ...options, held }, [], guard),
+    {
+      sides: [legs.request],
+      book: true,
+      run: async (held) => {
+        const now = await legsOf(ports, legs.group);
+        if (!now.unfinished)
+          throw new HeldError(
+            `The roll ${safeText(now.group)} was finished by another hedge process meanwhile (${now.described}). This run sent nothing.`,
+            {
+              details: { journal_group: now.group },
+              hint: `See it with \`${ports.hedgeCommand('journal', 'show', now.open!.id)}\`.`,
+            },
+          );
+        return carryOut(ports, now, { ...options, held }, [], guard);
+      },
+    },
     options.held,
   );
 }
@@ -739,7 +744,7 @@ async function rollOnce(ask: RollAsk) {
   if (write.dryRun) return carryOut(ports, rollLegs('', request, context, { ended }), write, notes);
   const group = newGroup(ROLL_GROUP_PREFIX, ports);
   // Before anything is sent: from here on the journal holds the whole roll.
-  const open = await journalStepAhead(ports, legRecord('open', group, request), context);
+  const open = await journalAhead(ports, tradeAction(ports, ask.client, legRecord('open', group, request)), context);
   return carryOut(
     ports,
     rollLegs(group, request, context, { open, unfinished: true }),
@@ -764,7 +769,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
   if (write.dryRun) return roll(req.held);
   // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
   const waitingSince = ports.clock.now();
-  return runPlan(
+  return lock(
     ports,
     {
       sides: [req],

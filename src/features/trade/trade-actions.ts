@@ -61,7 +61,8 @@ import {
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
 import { findClosedRecord, waitForHedgeStatus, pollUntil, readSidesAsAnswered, ownRecentOf } from '../write/wait.js';
 import { runWrite, settleWrite } from '../write/write-flow.js';
-import type { WriteAction, WriteOptions, WritePlan, WriteRecord } from '../write/write-run.js';
+import type { PlannedRow, WriteAction, WriteOptions, WritePlan, WriteRecord, WriteStages } from '../write/write-run.js';
+import type { Side } from '../../core/vocabulary.js';
 import {
   notionalFieldFrom,
   refusedField,
@@ -110,6 +111,8 @@ type TradeKind = 'open' | 'add' | 'reduce' | 'close';
 
 /** What a trade read before its send, kept for its later stages (write-flow.ts passes it from stage to stage). */
 interface TradeKept {
+  /** What its caller's checks could not read, named in its question. */
+  unchecked?: readonly string[];
   /** The quote its preview showed (an open's, an add's): its question and its card say it. */
   quote?: Quote;
   /** An add's or reduce's side as read once before it: its positions line (sized by its records) and its book. */
@@ -151,10 +154,12 @@ interface Kind {
   ends?: true;
   /** How the optional pre-trade checks judge it. */
   preTrade: 'open' | 'add';
-  waitsFor(t: TradeScope): string;
-  question(t: TradeScope, shown: readonly Trade[] | undefined, kept: TradeKept | undefined): string;
+  waitsFor(t: TradeAction): string;
+  question(t: TradeAction, shown: readonly Trade[] | undefined, kept: TradeKept | undefined): string;
   planned: typeof openPlan | typeof sidePlan | typeof closePlan;
-  wait: typeof waitOpen | typeof waitChange | typeof waitClose;
+  wait: typeof waitOpen | typeof waitSide;
+  /** What a change or a close learned once its side showed it (its wait's result). */
+  learned?: typeof changeResult | typeof closeResult;
   reconcile: typeof reconcileOpen | typeof reconcileChange;
 }
 
@@ -166,12 +171,13 @@ const CHANGE = {
   change: true,
   waitsFor: () => 'it to land',
   planned: sidePlan,
-  wait: waitChange,
+  wait: waitSide,
+  learned: changeResult,
   reconcile: reconcileChange,
 } as const;
 
-/** Each kind once; tradeAction binds a record to its kind. (`hedge api`'s writes are bound by api-call.ts apiAction:
- * the request is the call, proven by the answer alone.) */
+/** Each kind once, read by the trades' stages (TRADE_STAGES) from the record's kind. (`hedge api`'s writes have their own
+ * stages, api-call.ts: the request is the call, proven by the answer alone.) */
 const KINDS: Record<TradeKind, Kind> = {
   open: {
     verb: 'open a hedge',
@@ -209,19 +215,20 @@ const KINDS: Record<TradeKind, Kind> = {
     waitsFor: ({ side }) => `the ${side} position to close`,
     question: closeQuestion,
     planned: closePlan,
-    wait: waitClose,
+    wait: waitSide,
+    learned: closeResult,
     reconcile: reconcileChange,
   },
 };
 
 /** The hedge an add or a reduce changes, in its question: the side's hedges as shown. */
-function changedHedge({ market, side }: TradeScope, shown: readonly Trade[] | undefined) {
+function changedHedge({ market, side }: TradeAction, shown: readonly Trade[] | undefined) {
   const held = shown?.[0]?.held;
   return `the ${side} hedge on ${market}${held?.hedge_ids.length ? ` (${hedgesWords(held)})` : ''}`;
 }
 
 /** A close's question: what it trades and returns, as the side was read for it (the shown trade). */
-function closeQuestion({ market, side }: TradeScope, shown: readonly Trade[] | undefined) {
+function closeQuestion({ market, side }: TradeAction, shown: readonly Trade[] | undefined) {
   const [trade] = shown ?? [];
   const held = trade?.held;
   const traded = trade?.notionalUsd;
@@ -238,7 +245,7 @@ function closeQuestion({ market, side }: TradeScope, shown: readonly Trade[] | u
  * answer's, else the one the side's line named before): undefined when the side's notional before it was not read.
  * An add or a reduce of a side of several hedges names none (it may land on any of them, or end one). The wait and a
  * resume's reconcile build it alike. */
-function expectedOf(t: TradeScope, before: JsonObject, namedId?: string | null) {
+function expectedOf(t: TradeAction, before: JsonObject, namedId?: string | null) {
   const { kind, usd } = t;
   const { before: name, ends } = KINDS[kind];
   const figure = name === undefined ? 0 : before[name];
@@ -288,66 +295,100 @@ export function tradeRecord(kind: TradeKind, request: SideRequest, fields: Parti
     command: kind,
     verb: KINDS[kind].verb,
     argv: fields.argv ?? argv.map(String),
-    side: { market, side },
+    moves: { market, side },
   };
 }
 
-/** The record's kind bound to it, for the write flow: the caller's checks before the kind's own (what they could not
- * read named in its question), its endpoint, the reads before the send its kind names, one prove, and the ids every
- * kind journals. */
-export function tradeAction(
-  ports: WritePorts,
-  client: HedgeClient,
-  record: TradeRecord,
-): WriteAction<SubmittedAction, unknown, TradeKept> {
-  const t = scopeOf(ports, client, record);
-  const { kind, request, checks, market, side, usd, reference } = t;
-  const of = KINDS[kind];
-  const { quote, reads } = of;
-  const unchecked = uncheckedList(ports);
+/** A trade as the write flow carries it out: its record, the request's fields and the services its stages read, and
+ * the trades' stages (TRADE_STAGES), which the flow calls with it. */
+export function tradeAction(ports: WritePorts, client: HedgeClient, record: TradeRecord): TradeAction {
+  const { market, side, notional_usd, tenor_days, client_reference } = record.request as OpenRequest;
   return {
     ...record,
-    check: async () => {
-      if (reference && checks?.duplicateReference) await refuseDuplicateReference(t, reference, unchecked);
-      if (checks?.preTrade)
-        await runPreTradeChecks(client, { market, side, notionalUsd: usd, action: of.preTrade }, unchecked);
-      return of.check?.(t);
-    },
-    preview: quote && (!of.asked || checks?.quote) ? (kept) => quote(t, kept) : undefined,
-    before: reads && ((kept) => reads(t, kept)),
-    question: (shown, kept) => questionWithUnchecked(record.question ?? of.question(t, shown, kept), unchecked),
-    planned: () => of.planned(t),
-    plan: (key) => client.plan(kind, request, key),
-    send: (key, sendHooks) => client.send(kind, request, key, sendHooks),
-    // What it closed, for an agent's daily cap: the largest of the server's word, the book's figure when last read
-    // before the send and what a resumed entry recorded (a side already closed by it reads 0 in the book).
-    submitted: (answer, { kept, shown: [trade] = [], earlier }) => {
-      const inBook = trade && 'inBookUsd' in trade ? readNumber(trade.inBookUsd) : kept?.inBookUsd;
-      const figures = [readNumber(answer.notional_usd), inBook, earlier?.traded_usd].filter((usd) => usd !== undefined);
-      return {
-        hedge_id: answer.hedge_id ?? kept?.hedgeBefore ?? undefined,
-        order_tx_hash: answer.order_tx_hash ?? undefined,
-        ...(of.ends && figures.length && { traded_usd: Math.max(...figures.map(Math.abs)) }),
-      };
-    },
-    wait: (answer, context) => waitFor(t, answer, context),
-    reconcile: (entry, changedSince) => of.reconcile(t, entry, changedSince),
+    ports,
+    client,
+    market,
+    side,
+    usd: notional_usd,
+    tenorDays: tenor_days,
+    reference: client_reference,
+    hedgeCommand: ports.hedgeCommand,
+    notify: ports.notify,
+    signal: ports.signal,
+    stages: TRADE_STAGES,
   };
+}
+
+/** What a kind's stages act on: the record, its request's fields, and the services they read. */
+interface TradeAction extends TradeRecord, WriteAction<SubmittedAction, unknown, TradeKept> {
+  ports: WritePorts;
+  client: HedgeClient;
+  market: string;
+  side: Side;
+  usd: number;
+  tenorDays: number;
+  reference?: string;
+  hedgeCommand: WritePorts['hedgeCommand'];
+  notify: WritePorts['notify'];
+  signal: WritePorts['signal'];
+}
+
+/** The stages of every trade, once (write-run.ts WriteStages): the caller's checks before the kind's own (what they
+ * could not read named in its question), its endpoint, the reads before the send its kind names, one wait, and the ids
+ * every kind journals; what differs between kinds is its row of KINDS. */
+const TRADE_STAGES: WriteStages<TradeAction, SubmittedAction, unknown, TradeKept> = {
+  plan: ({ client, kind, request }, key) => client.plan(kind, request, key),
+  check: checkTrade,
+  preview: async (t, kept) => {
+    const { quote, asked } = KINDS[t.kind];
+    return quote && (!asked || t.checks?.quote) ? quote(t, kept) : undefined;
+  },
+  before: async (t, kept) => KINDS[t.kind].reads?.(t, kept),
+  question: (t, shown, kept) =>
+    questionWithUnchecked(t.question ?? KINDS[t.kind].question(t, shown, kept), kept?.unchecked),
+  planned: (t) => KINDS[t.kind].planned(t),
+  send: ({ client, kind, request }, key, hooks) => client.send(kind, request, key, hooks),
+  // What it closed, for an agent's daily cap: the largest of the server's word, the book's figure when last read
+  // before the send and what a resumed entry recorded (a side already closed by it reads 0 in the book).
+  submitted: (t, answer, { kept, shown: [trade] = [], earlier }) => {
+    const inBook = trade && 'inBookUsd' in trade ? readNumber(trade.inBookUsd) : kept?.inBookUsd;
+    const figures = [readNumber(answer.notional_usd), inBook, earlier?.traded_usd].filter((usd) => usd !== undefined);
+    return {
+      hedge_id: answer.hedge_id ?? kept?.hedgeBefore ?? undefined,
+      order_tx_hash: answer.order_tx_hash ?? undefined,
+      ...(KINDS[t.kind].ends && figures.length && { traded_usd: Math.max(...figures.map(Math.abs)) }),
+    };
+  },
+  wait: waitFor,
+  reconcile: (t, entry, changedSince) => KINDS[t.kind].reconcile(t, entry, changedSince),
+  rowPlan: ({ client }, row) => rowPlan(client, row),
+};
+
+/** A trade's checks: its caller's (the duplicate reference, the optional pre-trade checks: what they could not read is
+ * kept, for its question), then its kind's own. */
+async function checkTrade(t: TradeAction): Promise<TradeKept | undefined> {
+  const { client, reference, checks, market, side, usd } = t;
+  const unchecked = uncheckedList(t.ports);
+  if (reference && checks?.duplicateReference) await refuseDuplicateReference(t, reference, unchecked);
+  if (checks?.preTrade)
+    await runPreTradeChecks(client, { market, side, notionalUsd: usd, action: KINDS[t.kind].preTrade }, unchecked);
+  const kept = await KINDS[t.kind].check?.(t);
+  return unchecked.items.length ? { ...kept, unchecked: unchecked.items } : kept;
 }
 
 /** A trade as a plan value (pure): its kind and request, the side as read (its hedges and their sum; none: not read),
  * what it expects the side to hold after, and what is shown and bound — what it trades: the request's amount on the
- * side's hedges, or a close's what the side holds (`landingUsd`: with the adds still landing; `returnsUsd`: what it
- * returns, as read). A confirmation binds its hash (confirm.ts planHash). */
+ * side's hedges, or a close's what the side holds (`inBookUsd`, what the book holds of it when read apart from the
+ * side's sum; `landingUsd`: with the adds still landing; `returnsUsd`: what it returns, as read). A confirmation binds
+ * its hash (confirm.ts planHash), and so does the journal (`rowPlan`). */
 export function planWrite(
   kind: TradeKind,
   request: SideRequest,
-  book?: SideBook,
-  read: { landingUsd?: readonly number[]; returnsUsd?: number } = {},
+  held?: SideAfter,
+  read: { inBookUsd?: number; landingUsd?: readonly number[]; returnsUsd?: number } = {},
 ): WritePlan {
   const { market, notional_usd: usd } = request as OpenRequest;
-  const held = book && sideAfterOf(book);
-  const inBookUsd = book && (closeTakes(book) ?? 0);
+  const inBookUsd = held && (read.inBookUsd ?? held.notional_usd);
   const shown = KINDS[kind].ends
     ? [
         {
@@ -364,54 +405,51 @@ export function planWrite(
 }
 
 /** An add's or a reduce's plan, on its side as read now (a confirmation binds its hedges). */
-async function sidePlan({ ports, client, kind, request, market, side }: TradeScope) {
-  return planWrite(kind, request, (await readSideInStep(ports, client, market, side)).book);
+async function sidePlan({ ports, client, kind, request, market, side }: TradeAction) {
+  return planWrite(kind, request, sideAfterOf((await readSideInStep(ports, client, market, side)).book));
+}
+
+/** The plan a journal row records: its kind and request, and the side as journaled before its send (its hedges and the
+ * notional its kind journals; none: not read), or undefined when the row is no trade. Its hash is journaled with the
+ * row, and the plan rebuilt from the row before it is sent again (row-trust.ts requireOwnRow). */
+export function rowPlan(client: HedgeClient, row: PlannedRow) {
+  const record = recordFromJournal(client, row);
+  if (!record) return;
+  const context = row.context ?? {};
+  const name = KINDS[record.kind].before;
+  const figure = name && context[name];
+  const named = stringOf(context.hedge_id);
+  const held = heldIds(context) ?? (named ? [named] : []);
+  return planWrite(
+    record.kind,
+    record.request,
+    typeof figure === 'number' ? { hedge_ids: held, notional_usd: figure } : undefined,
+  );
 }
 
 /** An open's plan: as a change's, but under an agent's limits alone judged by its notional, nothing read. */
-async function openPlan(t: TradeScope) {
+async function openPlan(t: TradeAction) {
   return t.ports.tradeGate && !t.ports.planCheck ? planWrite(t.kind, t.request) : sidePlan(t);
 }
 
-/** What a kind's stages act on: the record, its request's fields, the reads every kind shares, and a change's or close's refusal of a flat side. */
-function scopeOf(ports: WritePorts, client: HedgeClient, record: TradeRecord) {
-  const { kind, request, checks } = record;
-  const { market, side, notional_usd, tenor_days, client_reference } = request as OpenRequest;
-  return {
-    ports,
-    client,
-    record,
-    kind,
-    request,
-    checks,
-    market,
-    side,
-    usd: notional_usd,
-    tenorDays: tenor_days,
-    reference: client_reference,
-    hedgeCommand: ports.hedgeCommand,
-    notify: ports.notify,
-    signal: ports.signal,
-    /** A hedge's record; undefined when it has no id or cannot be read. */
-    readHedge: (id: string | null | undefined) => (id ? client.getHedge(id).catch(() => undefined) : undefined),
-    /** A change or a close of a side every view shows flat is refused before anything is journaled. */
-    refuseFlat: (book: SideBook, hint = '') => {
-      if (sideHolds(book).holds === 'flat')
-        throw new PreTradeCheckError(
-          'no_open_hedge',
-          `There is no ${side} hedge on ${market} to ${kind}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
-          { market, side },
-          `Check \`${ports.hedgeCommand('positions')}\`${hint}.`,
-        );
-    },
-  };
-}
+/** A hedge's record; undefined when it has no id or cannot be read. */
+const readHedge = ({ client }: TradeAction, id: string | null | undefined) =>
+  id ? client.getHedge(id).catch(() => undefined) : undefined;
 
-type TradeScope = ReturnType<typeof scopeOf>;
+/** A change or a close of a side every view shows flat is refused before anything is journaled. */
+function refuseFlat({ ports, market, side, kind }: TradeAction, book: SideBook, hint = '') {
+  if (sideHolds(book).holds === 'flat')
+    throw new PreTradeCheckError(
+      'no_open_hedge',
+      `There is no ${side} hedge on ${market} to ${kind}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
+      { market, side },
+      `Check \`${ports.hedgeCommand('positions')}\`${hint}.`,
+    );
+}
 
 /** A reduce larger than what every view agrees the side holds: the server would refuse it (notional_too_large), so it is
  * refused before it is journaled or sent, saying what is held. */
-function refuseBeyondHeld({ ports, market, side, usd }: TradeScope, book: SideBook) {
+function refuseBeyondHeld({ ports, market, side, usd }: TradeAction, book: SideBook) {
   const beyond = reduceBeyondHeld(book, usd);
   if (!beyond) return;
   const { heldUsd, ids } = beyond;
@@ -425,7 +463,7 @@ function refuseBeyondHeld({ ports, market, side, usd }: TradeScope, book: SideBo
 
 /** An add's or a reduce's side before it, read once (by whichever stage needs it first) once its views agree and show
  * this account's fresh opens of it (a fresh fill is not a missing side): its positions line, sized by its records. */
-async function readPosition({ ports, client, market, side }: TradeScope, kept?: TradeKept) {
+async function readPosition({ ports, client, market, side }: TradeAction, kept?: TradeKept) {
   if (kept?.position) return kept.position;
   // Its views agree: the line is the side's in step, or none.
   const { books, positions } = await readSidesAsAnswered(ports, client, [{ market, side }]);
@@ -435,11 +473,12 @@ async function readPosition({ ports, client, market, side }: TradeScope, kept?: 
 
 /** A change needs a hedge to change: refused before anything is journaled when every view shows the side flat, and a
  * reduce beyond what the side holds. */
-async function checkChange(t: TradeScope) {
-  const { record, market, side, hedgeCommand } = t;
-  if (record.serverDecides) return;
+async function checkChange(t: TradeAction) {
+  const { market, side, hedgeCommand } = t;
+  if (t.serverDecides) return;
   const position = await readPosition(t);
-  t.refuseFlat(
+  refuseFlat(
+    t,
     position.book,
     `; open one with \`${hedgeCommand('open', market, side, '<usd>', '--tenor', '<days>')}\``,
   );
@@ -449,7 +488,7 @@ async function checkChange(t: TradeScope) {
 
 /** An open's quote, said (a card on a terminal) before its question; before it, the side already in the positions list
  * is said, pointing to `hedge add` (a note on stderr, never a refusal). */
-async function quoteOpen(t: TradeScope, kept?: TradeKept) {
+async function quoteOpen(t: TradeAction, kept?: TradeKept) {
   const { ports, client, market, side, usd, tenorDays, hedgeCommand, notify, signal } = t;
   let open;
   try {
@@ -478,8 +517,8 @@ async function quoteOpen(t: TradeScope, kept?: TradeKept) {
 }
 
 /** An add is quoted for its cost before it is confirmed, at the hedge's own maturity (and the quote shown). */
-async function quoteAddition(t: TradeScope, kept?: TradeKept) {
-  const { client, market, side, usd, hedgeCommand, notify, readHedge } = t;
+async function quoteAddition(t: TradeAction, kept?: TradeKept) {
+  const { client, market, side, usd, hedgeCommand, notify } = t;
   const position = await readPosition(t, kept);
   const { line } = position;
   if (!line) {
@@ -491,7 +530,7 @@ async function quoteAddition(t: TradeScope, kept?: TradeKept) {
     return { ...kept, position };
   }
   // The addition keeps the hedge's maturity; a position silent about it is completed from its hedge.
-  const hedge = line.maturityAt === undefined ? await readHedge(line.hedgeId) : undefined;
+  const hedge = line.maturityAt === undefined ? await readHedge(t, line.hedgeId) : undefined;
   const maturityAt = line.maturityAt ?? hedge?.maturity_at ?? undefined;
   // Its days left on the server's clock, which its maturity is on.
   const now = client.transport.serverNow().bestMs;
@@ -514,7 +553,7 @@ async function quoteAddition(t: TradeScope, kept?: TradeKept) {
 }
 
 /** A reduce's balance: what it released is the difference after (undefined: not read). */
-const readBalance = ({ client, signal }: TradeScope) =>
+const readBalance = ({ client, signal }: TradeAction) =>
   client.getAccount().then(
     (account) => account.balance_usdc,
     (error: unknown) => {
@@ -524,7 +563,7 @@ const readBalance = ({ client, signal }: TradeScope) =>
   );
 
 /** The notional before the change, journaled: the wait (and a resumed one) ends when every view shows the change. */
-async function beforeChange(t: TradeScope, kept?: TradeKept) {
+async function beforeChange(t: TradeAction, kept?: TradeKept) {
   const [position, balanceBeforeUsdc] = await Promise.all([
     readPosition(t, kept),
     KINDS[t.kind].releases ? readBalance(t) : undefined,
@@ -544,8 +583,8 @@ async function beforeChange(t: TradeScope, kept?: TradeKept) {
 }
 
 /** What closing is expected to return (the position's net margin right before the close) and what the side holds. */
-async function beforeClose(t: TradeScope, kept?: TradeKept) {
-  const { ports, client, record, market, side } = t;
+async function beforeClose(t: TradeAction, kept?: TradeKept) {
+  const { ports, client, market, side } = t;
   const views = await SideViews.read(client, ports.log);
   const book = readableBook(await views.book(market, side), market, side);
   const position = findSide(views.positions, market, side);
@@ -554,8 +593,8 @@ async function beforeClose(t: TradeScope, kept?: TradeKept) {
   // view shows flat, this account's fresh opens of it included (a fill still unlisted is no flat side): refused before
   // anything is journaled, as add and reduce are. Read here, after a dry run and the repeat guard, which say more; a
   // plan's step is its caller's to decide (the server's, for this run).
-  if (sideHolds(book).holds === 'flat' && !record.serverDecides)
-    t.refuseFlat((await readSidesAsAnswered(ports, client, [{ market, side }])).books[0]);
+  if (sideHolds(book).holds === 'flat' && !t.serverDecides)
+    refuseFlat(t, (await readSidesAsAnswered(ports, client, [{ market, side }])).books[0]);
   const notional = closeTakes(book);
   return {
     journaled: withoutUndefined({
@@ -570,7 +609,7 @@ async function beforeClose(t: TradeScope, kept?: TradeKept) {
 }
 
 /** A close's plan: it trades what the side holds when sent, with every add still landing (read before each send). */
-async function closePlan({ ports, client, kind, request, market, side }: TradeScope) {
+async function closePlan({ ports, client, kind, request, market, side }: TradeAction) {
   const [{ book, positions }, { since, of }] = await Promise.all([
     readSideInStep(ports, client, market, side),
     ownRecentOf(ports, 'add'),
@@ -585,7 +624,11 @@ async function closePlan({ ports, client, kind, request, market, side }: TradeSc
   );
   // What it returns, as the question says it: the side's net margin as read here.
   const returnsUsd = findSide(positions, market, side)?.netMarginUsd;
-  return planWrite(kind, request, book, { landingUsd: landing.map(tradedUsd), returnsUsd });
+  return planWrite(kind, request, sideAfterOf(book), {
+    inBookUsd: closeTakes(book) ?? 0,
+    landingUsd: landing.map(tradedUsd),
+    returnsUsd,
+  });
 }
 
 /** The side as the prove stage last read it: its book, the positions list, and the model's verdict on the change. */
@@ -615,7 +658,7 @@ const outcomeOf = (kind: TradeKind, { verdict }: ChangeVerdict): 'filled' | 'don
 
 /** What an unproven write is said as, by its last verdict's exit code: 7, a pending action; 3, ended before the change,
  * not applied; 12, a read that may be cut (how to read it whole), moved by another actor (or in part), or past telling. */
-function unproven(t: TradeScope, expected: ExpectedChange, seen: Seen | undefined, waited: string) {
+function unproven(t: TradeAction, expected: ExpectedChange, seen: Seen | undefined, waited: string) {
   const { kind, market, side, usd, hedgeCommand } = t;
   const verdict = seen?.proof.verdict ?? 'not-yet';
   const { exit } = VERDICTS[verdict];
@@ -660,7 +703,7 @@ function unproven(t: TradeScope, expected: ExpectedChange, seen: Seen | undefine
 /** The prove stage of every kind: the side's views (records, positions line, the history where they disagree) read at
  * the polling cadence within the write's bound until the side model's proof of the expected change ends the wait; past
  * the bound, the last proof says why. Records that may be cut are no proof either way, and reading again tells no more. */
-async function prove(t: TradeScope, expected: ExpectedChange, label: string, startedAt: number) {
+async function prove(t: TradeAction, expected: ExpectedChange, label: string, startedAt: number) {
   const { ports, client, market, side } = t;
   const named = KINDS[t.kind].names && expected.hedgeId ? [expected.hedgeId] : undefined;
   const seen = await pollUntil(ports, {
@@ -673,7 +716,7 @@ async function prove(t: TradeScope, expected: ExpectedChange, label: string, sta
       if (book.recordsCut !== undefined) throw cutSide({ market, side }, book, false);
       let proof = changeVerdict(book, expected);
       // Every view shows the side flat during a change that would not close it: its hedge's own record says more.
-      if (proof.asks) proof = changeVerdict(book, expected, recordOf(await t.readHedge(expected.hedgeId)));
+      if (proof.asks) proof = changeVerdict(book, expected, recordOf(await readHedge(t, expected.hedgeId)));
       return { book, positions: views.positions, proof };
     },
     isDone: ({ proof }) => VERDICTS[proof.verdict].ends,
@@ -688,7 +731,7 @@ async function prove(t: TradeScope, expected: ExpectedChange, label: string, sta
  * its line, then its kind's wait over the one prove; what it returns is the kind's result with the side as every view
  * showed it. */
 async function waitFor(
-  t: TradeScope,
+  t: TradeAction,
   answer: SubmittedAction,
   context: { startedAt: number; before?: JsonObject; kept?: TradeKept; sentEarlier?: boolean },
 ) {
@@ -724,7 +767,7 @@ interface Proving {
 
 /** An open's wait: its hedge record first (its fill shows there first; a failed one is its outcome), then the other
  * views. */
-async function waitOpen(t: TradeScope, { answer, expected, label, startedAt }: Proving) {
+async function waitOpen(t: TradeAction, { answer, expected, label, startedAt }: Proving) {
   const hedge = await waitForHedgeStatus(t.ports, answer.hedge_id!, { label, startedAt });
   // Ended on its record (failed, or closed since it filled): the model's verdict on its side of that record alone.
   if (recordStanding(hedge).standing !== 'filled')
@@ -744,16 +787,10 @@ async function waitOpen(t: TradeScope, { answer, expected, label, startedAt }: P
   return { result: hedge, sideAfter: seen ? sideAfterOf(seen.book) : undefined, outcome: 'filled' as const };
 }
 
-/** An add's or a reduce's wait: the one prove, then what it learned. */
-async function waitChange(t: TradeScope, { answer, before, kept, expected, label, startedAt }: Proving) {
-  const seen = await prove(t, expected, label, startedAt);
-  return { ...(await changeResult(t, answer, before, kept, seen)), outcome: outcomeOf(t.kind, seen.proof) };
-}
-
-/** A close's wait: the one prove, then what it returned. */
-async function waitClose(t: TradeScope, { answer, before, expected, label, startedAt }: Proving) {
-  const seen = await prove(t, expected, label, startedAt);
-  return { ...(await closeResult(t, answer, before, seen)), outcome: outcomeOf(t.kind, seen.proof) };
+/** An add's, a reduce's or a close's wait: the one prove, then what its kind learned once the side showed it. */
+async function waitSide(t: TradeAction, proving: Proving) {
+  const seen = await prove(t, proving.expected, proving.label, proving.startedAt);
+  return { ...(await KINDS[t.kind].learned!(t, proving, seen)), outcome: outcomeOf(t.kind, seen.proof) };
 }
 
 /** What an add or a reduce learned once it landed, as its wait returns it (`changeResult`). */
@@ -761,8 +798,8 @@ export type LandedChange = Awaited<ReturnType<typeof changeResult>>['result'];
 
 /** What an add or a reduce learned once it landed: the side's line after it (none: the side left the list), its hedge
  * read once more to show it whole, a reduce's balance after, and what a reduce that closed the side realized. */
-async function changeResult(t: TradeScope, answer: SubmittedAction, before: JsonObject, kept: TradeKept, seen: Seen) {
-  const { ports, market, side, usd, notify, readHedge } = t;
+async function changeResult(t: TradeAction, { answer, before, kept }: Proving, seen: Seen) {
+  const { ports, market, side, usd, notify } = t;
   const line = findSide(seen.positions, market, side);
   const position = line && sizedByRecords(line, seen.book);
   const closed = !position;
@@ -775,7 +812,7 @@ async function changeResult(t: TradeScope, answer: SubmittedAction, before: Json
   const hedgeId = answer.hedge_id ?? position?.hedgeId ?? stringOf(before.hedge_id);
   const { balanceBeforeUsdc, quote } = kept;
   const [hedge, balanceAfterUsdc, realized] = await Promise.all([
-    readHedge(hedgeId),
+    readHedge(t, hedgeId),
     balanceBeforeUsdc !== undefined ? readBalance(t) : undefined,
     // A reduce of about the whole position closed it: its record says what it realized.
     closed && hedgeId ? findClosedRecord(ports, endedHedges(hedgeId, before)) : undefined,
@@ -803,7 +840,7 @@ async function changeResult(t: TradeScope, answer: SubmittedAction, before: Json
 
 /** What a close waited for: what it is expected to return, the hedge it closed and what that realized, and the side's
  * hedges opened since, if any. */
-async function closeResult(t: TradeScope, answer: SubmittedAction, before: JsonObject, seen: Seen) {
+async function closeResult(t: TradeAction, { answer, before }: Proving, seen: Seen) {
   const { ports, market, side } = t;
   const hedgeId = answer.hedge_id ?? stringOf(before.hedge_id);
   const after = sideAfterOf(seen.book);
@@ -823,14 +860,15 @@ async function closeResult(t: TradeScope, answer: SubmittedAction, before: JsonO
 /** An open's earlier send, found again: its hedge by its id (when the answer gave one), else by its client reference;
  * what that says is the side model's (book.ts earlierOpen). A hedge made is followed to its end (its outcome says
  * whether it failed). */
-async function reconcileOpen({ client, readHedge }: TradeScope, entry: JournalEntry, changedSince: boolean) {
+async function reconcileOpen(t: TradeAction, entry: JournalEntry, changedSince: boolean) {
+  const { client } = t;
   const answer = (hedge: Hedge, txHash?: string) => ({
     hedge_id: hedge.id,
     order_tx_hash: hedge.order_tx_hash ?? txHash,
     status: hedge.status,
   });
   if (entry.hedge_id) {
-    const hedge = await readHedge(entry.hedge_id);
+    const hedge = await readHedge(t, entry.hedge_id);
     const { verdict, why } = earlierOpen({ named: recordOf(hedge) }, changedSince);
     if (!hedge)
       return found(verdict, `hedge ${safeText(entry.hedge_id)}, named by the server's answer, cannot be read`);
@@ -883,7 +921,7 @@ async function reconcileOpen({ client, readHedge }: TradeScope, entry: JournalEn
 /** An add's, a reduce's or a close's earlier send against the side now: the same proof as the wait's, of the change
  * its entry recorded before the send, on the same views, as the side model judges it (book.ts earlierChange), said in
  * the words of the side as it stands. Still settling at the read's bound and never answered: "cannot tell" (exit 12). */
-async function reconcileChange(t: TradeScope, entry: JournalEntry, changedSince: boolean) {
+async function reconcileChange(t: TradeAction, entry: JournalEntry, changedSince: boolean) {
   const { ports, client, market, side, signal, kind } = t;
   // Whether the server answered the entry's send (accepted it): an outcome past `pending` that is not `unknown`.
   const answered = entry.outcome !== 'pending' && entry.outcome !== 'unknown';
@@ -910,7 +948,7 @@ async function reconcileChange(t: TradeScope, entry: JournalEntry, changedSince:
   let judged = earlierChange(book, expected, { answered, changedSince, hedge, serverNow });
   // The model asks for the hedge's own record where it decides (null: it cannot be read).
   while ('asks' in judged) {
-    hedge = recordOf(await t.readHedge(expected?.hedgeId));
+    hedge = recordOf(await readHedge(t, expected?.hedgeId));
     judged = earlierChange(book, expected, { answered, changedSince, hedge, serverNow });
   }
   const { verdict, why } = judged;
@@ -947,7 +985,7 @@ const heldIds = ({ hedge_ids: ids }: JsonObject) =>
   Array.isArray(ids) ? ids.filter((id) => typeof id === 'string') : undefined;
 
 /** `open --ref REF`: a client reference names one deal; an active hedge carrying it already refuses the open. */
-async function refuseDuplicateReference({ ports, client }: TradeScope, reference: string, unchecked: Unchecked) {
+async function refuseDuplicateReference({ ports, client }: TradeAction, reference: string, unchecked: Unchecked) {
   let hedges;
   try {
     // Every hedge carrying it, up to MAX_PAGE_SIZE in one request: the active one need not be the newest.
@@ -1038,7 +1076,7 @@ export function stepRecord(step: PlanStep, group: string, leg: string) {
 }
 
 /** The record a journal entry was, rebuilt from its recorded request (a resume); undefined when it is no trade. */
-export function recordFromJournal(client: HedgeClient, entry: JournalEntry) {
+export function recordFromJournal(client: HedgeClient, entry: PlannedRow) {
   const { command, group, leg } = entry;
   const body = bodyOf(entry);
   // bodyOf gives the recorded body itself only when it is an object.
@@ -1068,11 +1106,10 @@ function submittedAnswer(entry: JournalEntry) {
  * the name learned. */
 export async function sendTrade(ports: WritePorts, record: TradeRecord, write: WriteOptions) {
   const client = await ports.client();
-  const first = tradeAction(ports, client, record);
-  const tried = await settleWrite(ports, first, write);
+  const tried = await settleWrite(ports, tradeAction(ports, client, record), write);
   if (tried.kind !== 'failed') return tried;
   const { error } = tried;
-  const planned = first.plan('');
+  const planned = client.plan(record.kind, record.request, '');
   // Only a clear refusal of this action's own request (nothing happened) says anything of the amount's name.
   if (!KINDS[record.kind].change || !isRejection(error) || error.endpoint !== `${planned.method} ${planned.path}`)
     throw error;
@@ -1103,7 +1140,7 @@ export async function sendTrade(ports: WritePorts, record: TradeRecord, write: W
   ports.notify({
     kind: 'sending-again',
     level: 'note',
-    text: `Sending the ${first.command} again with \`${field}\` (a new idempotency key; the refused request did nothing).`,
+    text: `Sending the ${record.command} again with \`${field}\` (a new idempotency key; the refused request did nothing).`,
   });
   const outcome = await runWrite(
     ports,

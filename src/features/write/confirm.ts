@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { cents, toCents } from '../../core/money.js';
 import { canonicalJson } from '../../core/files/canonical-json.js';
 import type { Trade } from '../../platform/runtime/context.js';
-import { sameAsShown, sameHedges, type SideShown } from '../book/book.js';
+import { sameHedges, type SideShown } from '../book/book.js';
 import type { Approval, WritePlan } from './write-run.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { WritePorts } from './ports.js';
@@ -112,22 +112,4 @@ export function sayMovedSinceAsked(
     level: 'warn',
     text: `The ${side} side of ${safeText(market)} moved while you were asked: it holds ${holds(later)} now, not the ${holds(then)} shown. Nothing was sent.`,
   });
-}
-
-/** Asks once; a "yes" holds for the trades shown: read again after the answer, a book that moved sends nothing (false: show it anew). */
-export async function confirmAsShown(
-  ports: Pick<WritePorts, 'confirm'>,
-  question: string,
-  bound: {
-    live: boolean;
-    shown: readonly Trade[];
-    now: () => Promise<readonly Trade[]>;
-    moved(now: readonly Trade[]): void;
-  },
-) {
-  await confirmOrStop(ports, question, { live: bound.live });
-  const now = await bound.now();
-  if (sameAsShown(bound.shown, now)) return true;
-  bound.moved(now);
-  return false;
 }

@@ -16,8 +16,8 @@ import {
   resumeWithItsCredentials,
   type JournalEntry,
 } from '../../platform/journal/index.js';
-import { readSideInStep, sameSide, sideAfterOf } from '../book/side-book.js';
-import { byAmount, endsSide, movedBefore, shownFlat } from '../book/book.js';
+import { readSideInStep, sideAfterOf } from '../book/side-book.js';
+import { byAmount, endsSide, movedBefore, sameSide, shownFlat } from '../book/book.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { utcClock, utcDay } from '../../core/utc-text.js';
 import { formatSpan } from '../../core/duration.js';
@@ -54,12 +54,12 @@ async function holdToResume({ ports, journal }: WriteRun, entry: JournalEntry) {
 
 /** ChooseKey: --idempotency-key, else an unresolved entry of the same request (exit 11 when live), else new. */
 export async function chooseKey(run: WriteRun): Promise<RunKey> {
-  const { ports, journal, options, match } = run;
+  const { ports, journal, options, match, action } = run;
   const key = options.idempotencyKey;
   if (key) return givenKey(run, key);
   const pending = await journal.findUnresolvedMatch(match);
   if (pending && !options.fresh) {
-    await requireOwnRow(ports, pending);
+    await requireOwnRow(ports, pending, action.stages.rowPlan?.(action, pending));
     // A colleague's action is taken over by a lone command only on a person's word, as by `hedge resume` (multi-leg actions ask their own).
     if (match.group === undefined) await confirmRowFromElsewhere(ports, pending, 'resume it');
     const hold = await holdToResume(run, pending);
@@ -91,7 +91,7 @@ export async function chooseKey(run: WriteRun): Promise<RunKey> {
 
 /** The run of a key given with --idempotency-key: a key stands for one request of this account's own. */
 async function givenKey(run: WriteRun, key: string): Promise<RunKey> {
-  const { ports, journal, match } = run;
+  const { ports, journal, match, action } = run;
   const [known] = await journal.list({ idempotencyKey: key });
   if (!known) return { key, resumed: true };
   const resume = `\`${resumeCommand(ports, known)}\``;
@@ -107,7 +107,7 @@ async function givenKey(run: WriteRun, key: string): Promise<RunKey> {
         `'s action (journal ${known.id}, a ${known.command} ${started(known)}) ended ${safeText(known.outcome)}; a key is one action, so nothing was sent: run the command without --idempotency-key, or with a new key, for another.`;
   if (refused) throw new UsageError(`--idempotency-key: that key${refused}`);
   // What the run takes from the row (its key, its outcome, its request to resend) must be this account's own.
-  await requireOwnRow(ports, known);
+  await requireOwnRow(ports, known, action.stages.rowPlan?.(action, known));
   // Done already (a script re-running a command killed after its action): exactly once, nothing sent. A planned
   // leg was never sent: nothing of it can have happened yet.
   return done
@@ -165,7 +165,7 @@ async function refuseRecentRepeat({ ports, journal, match, own, action, checked 
     .sort((a, b) => endedAt(b) - endedAt(a));
   if (!recent) return;
   // Judged by the side: only while it still shows what that action left is this run likely the same intent again.
-  const moved = action.side;
+  const moved = action.moves;
   const unchanged =
     recent.side_after &&
     moved &&
@@ -175,7 +175,7 @@ async function refuseRecentRepeat({ ports, journal, match, own, action, checked 
     );
   if (unchanged === false) return;
   // A refusal with a reason of its own (an open --ref whose deal is active: exit 3) comes before "repeated".
-  if (!checked) await action.check?.();
+  if (!checked) await action.stages.check?.(action);
   const ended = recent.resolved_at ?? recent.created_at;
   const hedge = recent.hedge_id ? `, hedge ${safeText(recent.hedge_id)}` : '';
   // A close re-run on the side it left flat: that is the whole news.
@@ -249,7 +249,7 @@ export async function reconcileEarlier<S>(
   const { context, uncertain: others } = finished
     ? { context: entry.context, uncertain: [] }
     : await attributedContext(run, entry);
-  const found = (await action.reconcile?.({ ...entry, context }, others.length > 0)) ?? {
+  const found = (await action.stages.reconcile?.(action, { ...entry, context }, others.length > 0)) ?? {
     verdict: 'unknown',
     evidence: 'no view of the book shows what this request did',
   };

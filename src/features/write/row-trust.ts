@@ -17,8 +17,9 @@ import {
 import type { RowCheck, RowSealer } from '../../platform/journal/row-integrity.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { confirmOrStop } from './confirm.js';
+import { confirmOrStop, planHash } from './confirm.js';
 import type { WritePorts } from './ports.js';
+import type { WritePlan } from './write-run.js';
 
 /** Where the current credentials send, in the journal's own terms. */
 export async function identityOf(ports: Pick<CommandContext, 'credentials' | 'origin'>) {
@@ -84,13 +85,18 @@ export async function ownRowTest(ports: Pick<WritePorts, 'credentials'>) {
   return (entry: JournalEntry) => sealer.trust(entry) === 'verified';
 }
 
-/** Refuses (exit 13, nothing sent) a row not this account's own, or an unresolved one whose key already has a finished row: a row is valid once. */
+/** Refuses (exit 13, nothing sent) a row not this account's own, an unresolved one whose key already has a finished row
+ * (a row is valid once), or one journaled with a plan's hash that the plan rebuilt from it (`plan`: its kind, its
+ * request and the side as journaled; none: no trade) no longer matches. */
 export async function requireOwnRow(
   ports: Pick<WritePorts, 'credentials' | 'journal' | 'hedgeCommand'>,
   entry: JournalEntry,
+  plan?: WritePlan,
 ) {
   // Whether the row verifies under the current key (journal rows shown by `hedge journal` say it too).
-  const trust = (await rowSealerOf(ports)).trust(entry);
+  const sealed = (await rowSealerOf(ports)).trust(entry);
+  const hash = entry.context?.plan_hash;
+  const trust = sealed === 'verified' && hash !== undefined && (!plan || planHash(plan) !== hash) ? 'plan' : sealed;
   const twins = (await (await ports.journal()).list({ idempotencyKey: entry.idempotency_key })).filter(
     (other) => other.id !== entry.id,
   );
@@ -105,7 +111,9 @@ export async function requireOwnRow(
   const why =
     trust === 'verified'
       ? ': a row is valid once.'
-      : ` does not verify as this account's own row: ${trust === 'unsealed' ? 'it carries no seal this hedge accepts (written by an older hedge, by hand, or by someone without this key)' : 'its seal does not match what it would send (copied under another id or time, changed after it was written, or written without this key)'}.`;
+      : trust === 'plan'
+        ? ` does not match the plan journaled with it: what it would send, or the side it recorded before its send, is not what was planned (changed after it was written, under this key's seal).`
+        : ` does not verify as this account's own row: ${trust === 'unsealed' ? 'it carries no seal this hedge accepts (written by an older hedge, by hand, or by someone without this key)' : 'its seal does not match what it would send (copied under another id or time, changed after it was written, or written without this key)'}.`;
   throw new UnverifiedRowError(`${row}${why}${copy} hedge does not send it; nothing was sent.`, {
     journalId: entry.id,
     trust: trust === 'verified' ? 'duplicate' : trust,

@@ -31,7 +31,7 @@ import {
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from './ports.js';
 import type { Trade } from '../../platform/runtime/context.js';
-import { confirmOrStop, guardLiveAction, samePlan, sayMovedSinceAsked, tradesUsd } from './confirm.js';
+import { confirmOrStop, guardLiveAction, planHash, samePlan, sayMovedSinceAsked, tradesUsd } from './confirm.js';
 import { utcIso } from '../../core/utc-text.js';
 import { formatSpan } from '../../core/duration.js';
 import { withoutUndefined, type JsonObject } from '../../core/objects.js';
@@ -104,8 +104,8 @@ export async function withAccountLock<T>(
   }
 }
 
-/** Lock: the one place a side's lock is taken, for a plan of several steps (the plan executor's, `runPlan`: an
- * apply's, a roll's close then open, a keeper's step) and for every lone write. The sides' locks in one order (two
+/** Lock: the one place a side's lock is taken, for a plan of several steps (the plan executor's: an apply's, a roll's
+ * close then open, a keeper's step) and for every lone write. The sides' locks in one order (two
  * holders of several never deadlock), after the book's when `book` (a plan: a second apply or roll waits for the first;
  * `run` is told who held it meanwhile) unless `held`, the locks its caller holds, has every one of its sides already (a
  * roll a keeper's step makes). `run` is given the locks held, to hand to the writes it makes. */
@@ -155,7 +155,25 @@ export async function settleWrite<S, R, K = unknown>(
   action: WriteAction<S, R, K>,
   options: WriteOptions,
 ) {
-  const run = await startRun(ports, action, options);
+  // The run as read once at its start (write-run.ts WriteRun).
+  const { approved } = action;
+  const guard = await guardLiveAction(ports, { action: action.verb, dryRun: options.dryRun, approved });
+  const journal = await ports.journal();
+  const identity = await identityOf(ports);
+  const probe = entryFields(identity, action, '');
+  const own = await ownRowTest(ports);
+  const run = {
+    ports,
+    action,
+    options,
+    guard,
+    journal,
+    identity,
+    probe,
+    match: { ...probe, body: probe.request.body },
+    own,
+    checked: approved?.by === 'plan' || approved?.by === 'retry',
+  };
   if (options.dryRun)
     return carryOut(run, {
       key: options.idempotencyKey ?? makeIdempotencyKey(),
@@ -163,32 +181,16 @@ export async function settleWrite<S, R, K = unknown>(
     });
   // The same action in flight in another live process: said at once (exit 11), not waited for.
   if (!options.idempotencyKey && !options.fresh) {
-    const pending = await run.journal.findUnresolvedMatch(run.match);
-    const holder = pending && (await run.journal.holderOf(pending.id));
+    const pending = await journal.findUnresolvedMatch(run.match);
+    const holder = pending && (await journal.holderOf(pending.id));
     if (holder) throw heldError(ports, pending, holder);
   }
   // One change in flight per side: decided, sent and seen to land under the side's lock.
   return lock(
     ports,
-    { sides: action.side ? [action.side] : [], run: async () => carryOut(run, await chooseKey(run)) },
+    { sides: action.moves ? [action.moves] : [], run: async () => carryOut(run, await chooseKey(run)) },
     options.held,
   );
-}
-
-/** The run as read once at its start (write-run.ts WriteRun). */
-async function startRun<S, R, K>(
-  ports: WritePorts,
-  action: WriteAction<S, R, K>,
-  options: WriteOptions,
-): Promise<WriteRun<S, R, K>> {
-  const { approved } = action;
-  const guard = await guardLiveAction(ports, { action: action.verb, dryRun: options.dryRun, approved });
-  const journal = await ports.journal();
-  const identity = await identityOf(ports);
-  const probe = entryFields(identity, action, '');
-  const checked = approved?.by === 'plan' || approved?.by === 'retry';
-  const match = { ...probe, body: probe.request.body };
-  return { ports, action, options, guard, journal, identity, probe, match, own: await ownRowTest(ports), checked };
 }
 
 /** What an agent's checks made of the write before it leaves (gateTheSend): what its confirmation holds for
@@ -242,10 +244,11 @@ async function gateTheSend({ ports, action, checked }: WriteRun, run: RunKey): P
   const approvedPlan = action.approved?.by === 'retry' ? action.approved.plan : undefined;
   const bound = planCheck && (fresh || approvedPlan);
   // The write as it plans on the side now (a close: what it holds), under the side's lock: what it trades.
-  const planned = bound || gate ? await action.planned?.() : undefined;
+  const planned = bound || gate ? await action.stages.planned?.(action) : undefined;
   let judged = planned?.shown;
   // A token holds for the plan it was checked on: a retry under the server's field name goes only while it holds.
-  if (bound && (fresh || !samePlan(approvedPlan, planned))) planCheck.check([action.plan(run.key)], judged);
+  if (bound && (fresh || !samePlan(approvedPlan, planned)))
+    planCheck.check([action.stages.plan(action, run.key)], judged);
   // An agent's token is its confirmation: it holds for the plan it was checked on.
   const approvedOn = approvedPlan ?? (fresh && planCheck ? planned : undefined);
   // An entry the agent journaled itself is judged anew in place of what it recorded, not on top of it.
@@ -265,7 +268,7 @@ async function gateTheSend({ ports, action, checked }: WriteRun, run: RunKey): P
     judgedUsd: tradesUsd(judged),
     sendHooks: {
       beforeRetry: async (reason) => {
-        const now = (await action.planned?.())?.shown;
+        const now = (await action.stages.planned?.(action))?.shown;
         await gate.admit(now, action.command, { replacing: judged }).catch((error: unknown) => {
           // The attempt before may have acted: not a refusal of the action, whose outcome is unknown.
           throw reason === 'conflict' || !(error instanceof PreTradeCheckError)
@@ -286,7 +289,7 @@ async function check<S, K>(run: WriteRun<S, unknown, K>, key: RunKey): Promise<C
   const gated = await gateTheSend(run, key);
   /** What this run read before the send, kept for its later stages (the kind's). */
   let kept: K | undefined;
-  if (!key.resumed && !checked) kept = await action.check?.();
+  if (!key.resumed && !checked) kept = await action.stages.check?.(action);
   else ports.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
   return { key, gated, kept, earlier: key.entry && (await reconcileEarlier(run, key.entry, key.finished)) };
 }
@@ -300,14 +303,14 @@ async function confirm<S, K>(run: WriteRun<S, unknown, K>, { key, gated, kept: r
   let approvedOn = gated.approvedOn;
   const readBefore = async () => {
     if (earlier) return (await attributedContext(run, earlier)).context;
-    if (!options.wait || !action.before) return;
-    const read = await action.before(kept);
+    const read = options.wait ? await action.stages.before?.(action, kept) : undefined;
+    if (!read) return;
     kept = read.kept ?? kept;
     return action.context ? { ...read.journaled, ...action.context } : read.journaled;
   };
   let before = await readBefore();
   if (!key.resumed || !earlier) {
-    if (!run.checked) kept = (await action.preview?.(kept)) ?? kept;
+    if (!run.checked) kept = (await action.stages.preview?.(action, kept)) ?? kept;
     approvedOn = await askAsApproved(run, approvedOn, kept, async () => {
       before = await readBefore();
     });
@@ -329,15 +332,15 @@ async function askAsApproved<K>(
   const by = action.approved?.by;
   if (by === 'plan' || by === 'run' || (by === 'retry' && !approvedOn)) return approvedOn;
   if (!guard.needsConfirmation && !action.ask) return approvedOn;
-  const { side } = action;
-  let shown = side && (approvedOn ?? (await action.planned?.()));
+  const { moves: side, stages } = action;
+  let shown = side && (approvedOn ?? (await stages.planned?.(action)));
   // An earlier "yes" goes while the write plans as it showed; each time the side moved, that is said and the question
   // (which names what it holds now) is asked anew, and once answered the facts before the send are read again. Without
   // a side to compare, it is asked once.
   for (let ask = !approvedOn || !shown; ; ask = true) {
-    if (ask) await confirmOrStop(ports, action.question(shown?.shown, kept), { live: guard.live });
+    if (ask) await confirmOrStop(ports, stages.question(action, shown?.shown, kept), { live: guard.live });
     if (!side || !shown) return approvedOn;
-    const now = (await action.planned?.()) ?? shown;
+    const now = (await stages.planned?.(action)) ?? shown;
     if (samePlan(shown, now)) return shown;
     sayMovedSinceAsked(ports, side, shown.shown, now.shown);
     shown = now;
@@ -362,7 +365,7 @@ async function journal(run: WriteRun, { key, gated }: Checked<unknown, unknown>,
     });
     entry = await run.journal
       .begin(
-        entryFields(identity, action, key.key, Object.keys(fields).length ? fields : undefined),
+        rowFields(identity, action, key.key, Object.keys(fields).length ? fields : undefined),
         (await rowSealerOf(ports)).seal,
       )
       .catch((error) => {
@@ -386,7 +389,10 @@ async function carryOut<S, R, K>(run: WriteRun<S, R, K>, key: RunKey) {
     const checked = await check(run, key);
     approvedOn = checked.gated.approvedOn;
     if (run.options.dryRun)
-      return { kind: 'dry-run', planned: await planDryRun(run.ports, run.action.plan(key.key)) } as const;
+      return {
+        kind: 'dry-run',
+        planned: await planDryRun(run.ports, run.action.stages.plan(run.action, key.key)),
+      } as const;
     if (checked.earlier?.kind === 'recorded') return checked.earlier;
     const confirmed = await confirm(run, checked);
     approvedOn = confirmed.approvedOn;
@@ -418,13 +424,13 @@ async function send<S, K>(
     found?.kind === 'landed'
       ? found.answer
       : await writer.proving(
-          () => action.send(key.key, { ...gated.sendHooks, firstSend: !key.resumed }),
+          () => action.stages.send(action, key.key, { ...gated.sendHooks, firstSend: !key.resumed }),
           earlier !== undefined && earlier.outcome !== 'planned',
         );
   const startedAt = run.ports.clock.now();
   // What it trades as last read before the send: again before a retry, at the confirmation, or by the check.
   const shown = gated.retried?.() ?? approvedOn?.shown ?? gated.judged;
-  await writer.record({ outcome: 'submitted', ...action.submitted(answer, { kept, shown, earlier }) });
+  await writer.record({ outcome: 'submitted', ...action.stages.submitted(action, answer, { kept, shown, earlier }) });
   return { answer, startedAt };
 }
 
@@ -443,11 +449,12 @@ async function prove<S, R, K>(
       kept,
       entry: await writer.record({ outcome: 'done', message: NOT_WAITED_MESSAGE }),
     } as const;
+  const { action } = run;
   return resolve(run, writer, {
     answer,
     kept,
     ...(await writer.proving(() =>
-      run.action.wait(answer, { startedAt, before, kept, sentEarlier: earlier?.kind === 'landed' }),
+      action.stages.wait(action, answer, { startedAt, before, kept, sentEarlier: earlier?.kind === 'landed' }),
     )),
   });
 }
@@ -596,15 +603,25 @@ function failureProves(
   };
 }
 
-/** Journals a later leg of a multi-leg action as planned, before any leg is sent. */
-export async function journalAhead(
-  ports: WritePorts,
+/** What the journal begins a row with (write-run.ts entryFields), and the hash of the plan it records (`plan_hash` in
+ * its context, sealed with it): the row is sent again only while the plan rebuilt from it hashes alike (row-trust.ts
+ * requireOwnRow). */
+function rowFields(
+  identity: WriteRun['identity'],
   action: WriteAction<unknown, unknown>,
   key: string,
   context?: JsonObject,
 ) {
+  const fields = entryFields(identity, action, key, context);
+  const plan = action.stages.rowPlan?.(action, fields);
+  return plan ? { ...fields, context: { ...context, plan_hash: planHash(plan) } } : fields;
+}
+
+/** Journals a later leg of a multi-leg action as planned, with a new key and what is kept beside it, before any leg is
+ * sent: from then on the journal holds the plan, and a later run finishes it from there. */
+export async function journalAhead(ports: WritePorts, action: WriteAction<unknown, unknown>, context?: JsonObject) {
   return (await ports.journal()).begin(
-    { ...entryFields(await identityOf(ports), action, key, context), outcome: 'planned' },
+    { ...rowFields(await identityOf(ports), action, makeIdempotencyKey(), context), outcome: 'planned' },
     (await rowSealerOf(ports)).seal,
   );
 }

@@ -52,7 +52,7 @@ export const writeOptionsFrom = (
 export const ROLL_GROUP_PREFIX = 'roll-';
 
 /** One write as data (CONTRIBUTING.md, the write path): what it sends, the side it moves, how it is shown and asked,
- * where it belongs; what it sends is its kind's (trade-actions.ts `tradeAction`, api-call.ts), which gives it its behaviour. */
+ * where it belongs; how it is carried out is its family's stages (trade-actions.ts, api-call.ts). */
 export interface WriteRecord {
   /** Journaled as its command: the kind, or `api POST /path`. */
   command: string;
@@ -60,7 +60,7 @@ export interface WriteRecord {
   verb: string;
   argv: string[];
   /** The side this action moves: its lock is held from the key's choice until the action resolved (`withAccountLock`). */
-  side?: { market: string; side: Side };
+  moves?: { market: string; side: Side };
   /** A group id and leg name when this action is one leg of several (roll, apply, the keeper). */
   group?: string;
   leg?: string;
@@ -72,26 +72,28 @@ export interface WriteRecord {
   context?: JsonObject;
 }
 
-/** What a kind does with its record, stage by stage. `S` is the submit answer, `R` the resolution, `K` what this run
- * read before the send and keeps for its later stages: each stage is given it and returns what it adds (a resume has
- * none: what it needs was journaled). */
-export interface WriteKind<S, R, K = unknown> {
+/** What a family of writes (the trades, `hedge api`'s) does at each stage: a table of functions, none bound to a write,
+ * each given the write `A` (its record with what its stages read) and what the stage hands it. `S` is the submit
+ * answer, `R` the resolution, `K` what a run read before the send and keeps for its later stages: each stage is given
+ * it and returns what it adds (a resume has none: what it needs was journaled). */
+export interface WriteStages<A, S, R, K = unknown> {
   /** The request, planned with the key (the dry run prints it; the journal records it). */
-  plan(key: string): ApiRequest;
+  plan(write: A, key: string): ApiRequest;
   /** Pre-trade checks; not run when resuming (the first run's own effect may now fill the headroom). */
-  check?(): Promise<K | undefined>;
+  check?(write: A): Promise<K | undefined>;
   /** Facts read before the send: `journaled` with the entry (the wait, and a resumed one, read them: e.g. the notional
-   * before an add), `kept` for this run's later stages. */
-  before?(kept?: K): Promise<{ journaled?: JsonObject; kept?: K }>;
+   * before an add), `kept` for this run's later stages; none: it reads nothing. */
+  before?(write: A, kept?: K): Promise<{ journaled?: JsonObject; kept?: K } | undefined>;
   /** Says what the action will do (a quote), before its question. */
-  preview?(kept?: K): Promise<K | undefined>;
+  preview?(write: A, kept?: K): Promise<K | undefined>;
   /** The confirmation question on a live key (the guard adds the LIVE marker), of the trades as shown (its plan's). */
-  question(shown?: readonly Trade[], kept?: K): string;
+  question(write: A, shown?: readonly Trade[], kept?: K): string;
   /** `hooks`: what the request carries besides its plan (an agent's limits asked again before a retry). */
-  send(key: string, hooks?: SendHooks): Promise<S>;
+  send(write: A, key: string, hooks?: SendHooks): Promise<S>;
   /** Journal fields from the submit answer (a close: also what it closed), given what was read before: `shown`, the
    * trades as last read before the send; `earlier`, the entry a resume sends again. */
   submitted(
+    write: A,
     answer: S,
     read: { kept?: K; shown?: readonly Trade[]; earlier?: JournalEntry },
   ): Pick<JournalPatch, 'hedge_id' | 'order_tx_hash' | 'traded_usd'>;
@@ -99,17 +101,19 @@ export interface WriteKind<S, R, K = unknown> {
    * later identical run is judged by it). `context`: when the request left, the facts read before it (`before`, as
    * journaled; `kept`), and whether a resume found the earlier send landed and follows it (`sentEarlier`). */
   wait(
+    write: A,
     answer: S,
     context: { startedAt: number; before?: JsonObject; kept?: K; sentEarlier?: boolean },
   ): Promise<{ result: R; sideAfter?: SideAfter; outcome?: Resolved }>;
   /** The write as a plan value, the side read now (what a confirmation binds, and what it trades for an agent's limits:
    * the context's TradeGate): read when it is about to be sent. */
-  planned?(): Promise<WritePlan>;
+  planned?(write: A): Promise<WritePlan>;
   /** What the book shows about an earlier send of this action, against what its entry recorded before it (compared
    * before it is sent again): landed (record it done, send nothing; `answer`: the submit answer as the server would
    * have given it, to wait on and render), not-landed (send it again with its key), or unknown (the book cannot tell);
    * `evidence`: what the book shows, in a sentence (untrusted values already sanitised). */
   reconcile?(
+    write: A,
     entry: JournalEntry,
     changedSince: boolean,
   ): Promise<{
@@ -117,7 +121,13 @@ export interface WriteKind<S, R, K = unknown> {
     evidence: string;
     answer?: S;
   }>;
+  /** The plan a row of this write records (what it sends and the side as journaled before the send): its hash is
+   * journaled with the row, and checked before the row is sent again; none: a write of no plan (`hedge api`'s). */
+  rowPlan?(write: A, row: PlannedRow): WritePlan | undefined;
 }
+
+/** What a row's plan is rebuilt from: what it sends, where it belongs, and what was journaled before the send. */
+export type PlannedRow = Pick<JournalEntry, 'command' | 'request' | 'group' | 'leg' | 'argv' | 'context'>;
 
 /** What the journal records of a write its wait resolved (unset: done). */
 export type Resolved = 'filled' | 'done' | 'failed';
@@ -143,8 +153,10 @@ export interface WritePlan {
   shown: readonly Trade[];
 }
 
-/** A record with its kind's behaviour bound to it: what `runWrite` carries out. */
-export type WriteAction<S, R, K = unknown> = WriteRecord & WriteKind<S, R, K>;
+/** What `runWrite` carries out: a record with what its stages read, and its family's stages (called with it). */
+export interface WriteAction<S, R, K = unknown> extends WriteRecord {
+  stages: WriteStages<this, S, R, K>;
+}
 
 /** The account locks a run holds (their scopes), handed by a plan to the writes it makes: an inner check-and-act runs
  * under its outer hold instead of waiting for itself. */
@@ -223,7 +235,7 @@ export function entryFields(
   key: string,
   context?: JsonObject,
 ) {
-  const { method, path, body = null, headers } = action.plan(key);
+  const { method, path, body = null, headers } = action.stages.plan(action, key);
   const extra = shownHeaders(headers);
   return {
     ...identity,
