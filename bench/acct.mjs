@@ -18,9 +18,9 @@ const RECORDS = Number(process.env.BENCH_ACCT_RECORDS ?? '50000');
 const RUNS = Number(process.env.BENCH_ACCT_RUNS ?? '5');
 const MARKETS = ['NGN', 'KES', 'GHS', 'EGP', 'ZAR', 'XOF', 'UGX', 'TZS', 'MAD', 'ETB', 'RWF', 'ZMW', 'MWK'];
 const COMMANDS = {
-  'rates --record': ['acct', 'rates', '--record', '--market', 'USDTNGN', '--quote', 'NGN per USDT'],
+  'rates --record': ['acct', 'rates', '--record', '--market', 'USDTNGN'],
   test: ['acct', 'test', 'EUR-SALE-1', '--as-of', '2019-02-01'],
-  close: ['acct', 'close', '--period', '2018-12'],
+  close: ['acct', 'close', '--period', '2018-10'],
 };
 
 /** The store in `folder` with `count` more records: a daily `rates --record` of each market over the years before today,
