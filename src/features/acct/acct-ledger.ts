@@ -25,13 +25,14 @@ import {
   entityOf,
   functionalCurrency,
   occurrenceTarget,
+  ratesOf,
   readState,
   recorded,
   type AcctPorts,
   type Close,
   type Recorded,
 } from './acct.js';
-import { appendRecords, recordsElsewhere } from './acct-store.js';
+import { appendRecords, recordsElsewhere, type RatesNeeded } from './acct-store.js';
 import type { JsonObject } from '../../core/objects.js';
 
 type Row = Record<string, unknown>;
@@ -499,10 +500,23 @@ export function entityBooks(state: Recorded, entity: string | undefined): Record
   };
 }
 
+/** The rates one entity's books are valued from (of one relationship, `id`): those of its relationships' markets. */
+const booksRates =
+  (entity: (state: Recorded) => string | undefined, id?: string): RatesNeeded =>
+  (others) => {
+    const state = recorded(others);
+    return [...entityBooks(state, entity(state)).relationships.values()].flatMap(({ relationship }) =>
+      id === undefined || relationship.id === id ? [relationship.market] : [],
+    );
+  };
+
 /** The books over a range, as `test`, `reserve` and `journal` print them: up to its last day, or today (the books'
  * today); a range wholly in closed months is printed as posted, nothing computed. One entity's books at a time. */
 export async function booksFor(ctx: LedgerPorts, request: BooksRequest) {
-  const all = await readState(ctx);
+  const all = await readState(
+    ctx,
+    booksRates((state) => entityAsked(state, request.id, request.entity), request.id),
+  );
   const entity = entityAsked(all, request.id, request.entity);
   const state = entityBooks(all, entity);
   if (request.id === undefined ? !state.relationships.size : !state.relationships.has(request.id))
@@ -573,7 +587,8 @@ export async function closeMonths(
   values: ReadonlyMap<string, string>,
   asked?: string,
 ) {
-  const all = await readState(ctx);
+  // What is refused before the server is read needs no rate: the rates are read once, under the hold.
+  const all = await readState(ctx, ratesOf());
   const entity = entityAsked(all, undefined, asked);
   const state = entityBooks(all, entity);
   const today = await booksToday(ctx);
@@ -583,31 +598,37 @@ export async function closeMonths(
   const request = { values, to: period.to, option: '--period' };
   const { inputs, failed } = await gather(ctx, state, request, period.to);
   refuseUnvalued(period.name, failed);
-  const added = await appendRecords(ctx, 'close', async (records) => {
-    let held = entityBooks(recorded(records), entity);
-    const months = monthsToClose(held, period);
-    const late = [...held.relationships.values()].find(
-      ({ relationship: rel }) => rel.designated_at <= period.to && !inputs.has(rel.id),
-    );
-    if (late)
-      throw new UsageError(
-        `--period: ${late.relationship.id} was designated while the close read the hedges; nothing was closed: run it again.`,
+  const added = await appendRecords(
+    ctx,
+    'close',
+    async (records) => {
+      let held = entityBooks(recorded(records), entity);
+      const months = monthsToClose(held, period);
+      const late = [...held.relationships.values()].find(
+        ({ relationship: rel }) => rel.designated_at <= period.to && !inputs.has(rel.id),
       );
-    const bodies: Close[] = [];
-    for (const month of months) {
-      const books = await ledger(ctx, held, inputs, { ...request, from: month.from, to: month.to }, month.to);
-      refuseUnvalued(month.period, books.failed);
-      const close = {
-        ...(entity !== undefined && { entity }),
-        ...month,
-        test: books.test,
-        reserve: books.reserve,
-        journal: books.journal,
-      };
-      bodies.push(close);
-      held = { ...held, closes: [...held.closes, close] };
-    }
-    return bodies as unknown as JsonObject[];
-  });
+      if (late)
+        throw new UsageError(
+          `--period: ${late.relationship.id} was designated while the close read the hedges; nothing was closed: run it again.`,
+        );
+      const bodies: Close[] = [];
+      for (const month of months) {
+        const books = await ledger(ctx, held, inputs, { ...request, from: month.from, to: month.to }, month.to);
+        refuseUnvalued(month.period, books.failed);
+        const close = {
+          ...(entity !== undefined && { entity }),
+          ...month,
+          test: books.test,
+          reserve: books.reserve,
+          journal: books.journal,
+        };
+        bodies.push(close);
+        held = { ...held, closes: [...held.closes, close] };
+      }
+      return bodies as unknown as JsonObject[];
+    },
+    undefined,
+    booksRates(() => entity),
+  );
   return added.map((record) => record.body as unknown as Close);
 }

@@ -15,6 +15,7 @@ import {
   lstatSync,
   openSync,
   readdirSync,
+  readSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
@@ -22,6 +23,7 @@ import { AuthError, HeldError, StateError, UsageError } from '../../core/errors.
 import { newSession } from '../../core/files/file-lock.js';
 import {
   describeReadError,
+  openRegularFileSync,
   readRegularFileSync,
   refuseUntrustedFolder,
   sizeInWords,
@@ -38,6 +40,7 @@ import { writeAllSync, writeFileDurably } from '../../core/files/durable-write.j
 import { shellWord } from '../../core/program.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { JsonObject } from '../../core/objects.js';
+import { extendSha256, isSha256State, sha256Of } from './sha256-state.js';
 
 const KINDS = ['designation', 'event', 'rates', 'correction', 'close', 'entity'] as const;
 type RecordKind = (typeof KINDS)[number];
@@ -121,6 +124,7 @@ async function storeOf(ctx: StorePorts) {
     dir,
     file,
     head: join(dir, 'head.json'),
+    index: join(dir, 'index.json'),
     by: credentials?.profileName,
     /** Where this account's records may have been kept before: the store an older hedge named after the key's prefix,
      * and `local`, kept while no key was configured. */
@@ -133,7 +137,7 @@ async function storeOf(ctx: StorePorts) {
 type Store = Awaited<ReturnType<typeof storeOf>>;
 
 /** A store file's text, or undefined when there is none yet: never through a link, only this user's (or root's). */
-function readStoreFile(store: Store, path: string) {
+function readStoreFile(store: Store, path: string, maxBytes = MAX_BYTES) {
   // Judged as the journal's: whoever may change these folders could swap or remove a record; hedge's own folders in
   // it are never links (which another could point elsewhere).
   refuseUntrustedFolder(store.top);
@@ -147,7 +151,7 @@ function readStoreFile(store: Store, path: string) {
   }
   if (!existsSync(path)) return;
   try {
-    return readRegularFileSync(path, { maxBytes: MAX_BYTES, guard: 'trusted', noFollow: true });
+    return readRegularFileSync(path, { maxBytes, guard: 'trusted', noFollow: true });
   } catch (error) {
     throw new UsageError(`Cannot read the accounting records ${path}: ${describeReadError(error)}.`);
   }
@@ -161,10 +165,54 @@ const changed = (path: string, what: string) =>
 /** An older hedge's store file (and the team store's records as read): one document, a record a line. */
 const recordsText = (lines: string[]) => `{"records":[\n${lines.join(',\n')}\n]}\n`;
 const LEGACY = '{"records":';
-const digestOf = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+const digestOf = (...pieces: Uint8Array[]) => {
+  const hash = createHash('sha256');
+  for (const piece of pieces) hash.update(piece);
+  return hash.digest('hex');
+};
 
-/** The records, checked, and (a file of a record a line) the bytes that hold them: where the next record goes. */
-async function readStore(store: Store): Promise<{ records: AcctRecord[]; bytes?: number; file?: Buffer }> {
+/** The market whose rates a record holds (a rates record, or a correction of them); none for any other record. */
+export const ratesMarketOf = ({ kind, body }: Pick<AcctRecord, 'kind' | 'body'>) =>
+  kind === 'rates' || (kind === 'correction' && body.of === 'rates') ? String(body.market) : undefined;
+/** The part of the store a record is read with: '' for every record but rates (which every read takes); a market's rates
+ * of one year (`USDTNGN 2026`: a day's rate, a year's file), or of several (`USDTNGN`). */
+function partOf(record: AcctRecord) {
+  const market = ratesMarketOf(record);
+  if (market === undefined) return '';
+  const rows: unknown = record.body.rows;
+  const years = new Set(
+    Array.isArray(rows) ? rows.map((row) => String((row as { date?: unknown })?.date).slice(0, 4)) : [],
+  );
+  return years.size === 1 ? `${market} ${[...years][0]}` : market;
+}
+
+/** The quote a record of rates names (the market's from then on), if it names one. */
+const quoteOf = (record: AcctRecord) => ratesMarketOf(record) !== undefined && Boolean(record.body.quote);
+
+/** Which rates a read takes besides every other record: all, or those a function of the others names. */
+export type RatesNeeded = 'all' | ((others: readonly AcctRecord[]) => Iterable<RatesOf>);
+/** A market's rates: all of them, or those of some years (dates in them), with its quote. */
+export type RatesOf = string | { market: string; years: readonly string[] };
+
+/** What a read gives: the records asked for in seq order, and the chain's end as read (records past the head too). */
+interface StoreRead {
+  records: AcctRecord[];
+  count: number;
+  hash: string;
+  /** Where records.json's whole lines end: where the next record goes (none while it is not a record a line). */
+  bytes?: number;
+  /** Read through the index: the index, the records past it, and the bytes of each part read; an append extends it. */
+  layout?: Layout;
+  /** Read whole: records.json's bytes and where each record's line begins; an append writes the index anew. */
+  whole?: { file: Buffer; starts: number[] };
+}
+type Layout = { head: z.infer<typeof HEAD>; index: Index; past: Lines; parts: Map<string, Buffer> };
+/** Records with their lines: the bytes that hold them and where each line begins in them. */
+type Lines = { records: AcctRecord[]; text: Buffer; starts: number[] };
+
+/** The records, checked, read through the index where it serves (every record it covers of the parts asked for: what
+ * a read of the whole file would give of them), else read whole. */
+async function readStore(store: Store, rates: RatesNeeded): Promise<StoreRead> {
   if (store.team) {
     const read = await store.team.acctRecords.read(store.name, MAX_BYTES);
     if (read.bytes > MAX_BYTES)
@@ -174,14 +222,23 @@ async function readStore(store: Store): Promise<{ records: AcctRecord[]; bytes?:
     // Written with their head in one transaction and read in one snapshot: records past the head were added outside.
     const text = read.lines === undefined ? undefined : recordsText([read.lines]);
     const records = text === undefined ? undefined : wholeFile(store, text);
-    return { records: checkRecords(store, readHead(store, read.head), records, true) };
+    return ended(checkRecords(store, readHead(store, read.head), records, true));
   }
   // The head before the records: a writer writes them the other way round, so a read between its two writes sees
   // records past the head, never fewer.
   const head = readHead(store, readStoreFile(store, store.head)?.toString('utf8'));
+  return (head && readThroughIndex(store, head, rates)) ?? readWhole(store, head);
+}
+
+/** The records' count and last hash beside them. */
+const ended = (records: AcctRecord[]) => ({ records, count: records.length, hash: records.at(-1)?.hash ?? '' });
+
+/** Every record of records.json, checked: those its head's digest vouches for linked (taken as checked when they were
+ * written), every other one hashed too. */
+function readWhole(store: Store, head: z.infer<typeof HEAD> | undefined): StoreRead {
   const file = readStoreFile(store, store.file);
   if (file === undefined || file.subarray(0, LEGACY.length).toString() === LEGACY)
-    return { records: checkRecords(store, head, file && wholeFile(store, file.toString('utf8')), false) };
+    return ended(checkRecords(store, head, file && wholeFile(store, file.toString('utf8')), false));
   // A record a line; what follows the last newline is a write cut short, which holds no record.
   const bytes = file.lastIndexOf(0x0a) + 1;
   // Read as written (the head's digest): taken as checked then, each record's chain linked but not hashed again.
@@ -190,8 +247,10 @@ async function readStore(store: Store): Promise<{ records: AcctRecord[]; bytes?:
       ? head.count
       : 0;
   const records: AcctRecord[] = [];
+  const starts: number[] = [];
   for (let start = 0, end; start < bytes; start = end + 1) {
     end = file.indexOf(0x0a, start);
+    starts.push(start);
     // Each line decoded alone: no copy of the whole file as text.
     const line = file.toString('utf8', start, end);
     if (records.length < asWritten) {
@@ -205,7 +264,11 @@ async function readStore(store: Store): Promise<{ records: AcctRecord[]; bytes?:
       );
     records.push(record);
   }
-  return { records: checkRecords(store, head, records, false, asWritten), bytes, file };
+  return {
+    ...ended(checkRecords(store, head, records, false, asWritten)),
+    bytes,
+    whole: { file: file.subarray(0, bytes), starts },
+  };
 }
 
 /** An older hedge's file, or the team store's records, as records (one document). */
@@ -253,9 +316,217 @@ function checkRecords(
   return records;
 }
 
-/** Every record of the environment's store, its chain checked against its head; none when nothing was recorded yet. */
-export async function readRecords(ctx: StorePorts) {
-  return (await readStore(await storeOf(ctx))).records;
+// ---- The index: where each part's records are in records.json, and what they hash to ----
+
+const PART = z.object({ count: z.number(), digest: z.string(), spans: z.string() });
+const INDEX = z.object({
+  /** Another hedge's index (another version) is not used: the records are read whole, and the next append writes it. */
+  version: z.literal(1),
+  /** The records it covers: the first `count`, the last (`hash`) beginning at `last`, in records.json's first `bytes`. */
+  count: z.number(),
+  hash: z.string(),
+  bytes: z.number(),
+  last: z.number(),
+  /** The SHA-256 state of those bytes: the head's digest is extended from it. */
+  state: z.string().check(z.refine(isSha256State)),
+  /** Each part (a market's rates, '' every other record): how many records, the digest of their lines, where they are. */
+  parts: z.record(z.string(), PART),
+  /** Each market's part that holds its last record naming its quote, which a read of some years takes too. */
+  quotes: z.record(z.string(), z.string()),
+});
+type Index = z.infer<typeof INDEX>;
+/** A span a record at the most, each a few characters. */
+const MAX_INDEX_BYTES = 8 * 1024 * 1024;
+
+/** Spans of whole lines as the index keeps them, `offset,length` pairs in base 36; none where they are not. */
+function spansOf(text: string) {
+  const numbers = text
+    ? text.split(',').map((number) => (/^[0-9a-z]{1,8}$/.test(number) ? parseInt(number, 36) : NaN))
+    : [];
+  return numbers.length % 2 || numbers.some(Number.isNaN) ? undefined : numbers;
+}
+
+/** `length` bytes of the open file at `position`. */
+function readAt(fd: number, position: number, length: number) {
+  const bytes = Buffer.allocUnsafe(length);
+  for (let done = 0; done < length;) {
+    const read = readSync(fd, bytes, done, length - done, position + done);
+    if (read === 0) throw new Error('the file ended');
+    done += read;
+  }
+  return bytes;
+}
+
+/** The records of whole lines, each checked as a record (none for a line that is not one), with where each begins. */
+function linesOf(text: Buffer, check: boolean): Lines | undefined {
+  const lines: Lines = { records: [], text, starts: [] };
+  for (let start = 0, end; start < text.length; start = end + 1) {
+    end = text.indexOf(0x0a, start);
+    lines.starts.push(start);
+    const line = text.toString('utf8', start, end);
+    const record = check ? readBoundedJson(line, { maxBytes: MAX_BYTES, maxDepth: 15 }, RECORD) : JSON.parse(line);
+    if (typeof record === 'string' || (check && hashOf(record) !== record.hash)) return undefined;
+    lines.records.push(record as AcctRecord);
+  }
+  return lines;
+}
+
+/** The records asked for read through the index, or none where it does not serve (missing, another's, not this file's,
+ * a part that is not what it says), and then the whole file is read, which says what is wrong, if anything. */
+function readThroughIndex(store: Store, head: z.infer<typeof HEAD>, rates: RatesNeeded): StoreRead | undefined {
+  const index = readIndex(store);
+  if (!index || index.count < 1 || index.count > head.count) return undefined;
+  const fd = openRecords(store);
+  if (fd === undefined) return undefined;
+  try {
+    const size = fstatSync(fd).size;
+    const counted = Object.values(index.parts).reduce((sum, part) => sum + part.count, 0);
+    if (index.bytes > size || index.last >= index.bytes || counted !== index.count) return undefined;
+    // Its last record as it says: a chain sealed again, or a file that is not the one indexed, is read whole.
+    const last = linesOf(readAt(fd, index.last, index.bytes - index.last), true)?.records;
+    if (last?.length !== 1 || last[0].seq !== index.count || last[0].hash !== index.hash) return undefined;
+    // Records past the index (another hedge's append, a crash before the index was written), each checked.
+    const rest = readAt(fd, index.bytes, size - index.bytes);
+    const past = linesOf(rest.subarray(0, rest.lastIndexOf(0x0a) + 1), true);
+    if (!past) return undefined;
+    let prev = index.hash;
+    for (const [at, record] of past.records.entries()) {
+      if (record.seq !== index.count + at + 1 || record.prev !== prev) return undefined;
+      prev = record.hash;
+    }
+    const count = index.count + past.records.length;
+    const atHead = head.count === index.count ? index.hash : past.records[head.count - index.count - 1]?.hash;
+    if (count < head.count || atHead !== head.hash) return undefined;
+    const layout: Layout = { head, index, past, parts: new Map() };
+    const others = readPart(fd, layout, '');
+    const names = others && partsOf(index, past.records, rates === 'all' ? undefined : rates(others));
+    if (!names) return undefined;
+    const records = [others];
+    for (const name of names) {
+      const part = name ? readPart(fd, layout, name) : [];
+      if (!part) return undefined;
+      records.push(part);
+    }
+    return {
+      records: records.flat().sort((a, b) => a.seq - b.seq),
+      count,
+      hash: prev,
+      bytes: index.bytes + past.text.length,
+      layout,
+    };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The parts that hold the rates asked for (all: every part), those past the index too; none where the index names
+ * no part for a market's quote. */
+function partsOf(index: Index, past: readonly AcctRecord[], asked: Iterable<RatesOf> | undefined) {
+  const all = new Set([...Object.keys(index.parts), ...past.map(partOf)]);
+  if (!asked) return all;
+  const quotes = new Map(Object.entries(index.quotes));
+  for (const record of past) if (quoteOf(record)) quotes.set(ratesMarketOf(record)!, partOf(record));
+  const names = new Set<string>();
+  for (const each of asked) {
+    const market = typeof each === 'string' ? each : each.market;
+    const ofMarket = [...all].filter((name) => name === market || name.startsWith(`${market} `));
+    if (typeof each === 'string') ofMarket.forEach((name) => names.add(name));
+    else if (ofMarket.length) {
+      // The years asked for, the records of several years, and the one the market's quote is read from.
+      const quoted = quotes.get(market);
+      if (quoted === undefined || !all.has(quoted)) return undefined;
+      for (const name of [market, quoted, ...each.years.map((year) => `${market} ${year}`)])
+        if (all.has(name)) names.add(name);
+    }
+  }
+  return names;
+}
+
+/** A part's records, those past the index too, its bytes kept in the layout; none when its lines are not the ones
+ * indexed (their digest, their count, each record's part). */
+function readPart(fd: number, layout: Layout, name: string) {
+  const { index, past } = layout;
+  const part = index.parts[name];
+  const spans = spansOf(part?.spans ?? '');
+  if (!spans) return undefined;
+  let length = 0;
+  for (let at = 0; at < spans.length; at += 2)
+    if (spans[at] + spans[at + 1] > index.bytes) return undefined;
+    else length += spans[at + 1];
+  const bytes = Buffer.allocUnsafe(length);
+  for (let at = 0, done = 0; at < spans.length; done += spans[at + 1], at += 2)
+    if (readSync(fd, bytes, done, spans[at + 1], spans[at]) !== spans[at + 1]) return undefined;
+  if (part && digestOf(bytes) !== part.digest) return undefined;
+  // Read as written (its digest): taken as checked then, as a whole read takes what the head's digest vouches for.
+  const records = linesOf(bytes, false)?.records ?? [];
+  if (records.length !== (part?.count ?? 0) || records.some((record) => partOf(record) !== name)) return undefined;
+  layout.parts.set(name, bytes);
+  return [...records, ...past.records.filter((record) => partOf(record) === name)];
+}
+
+/** records.json open to be read where it is, or none when there is none. */
+function openRecords(store: Store) {
+  try {
+    return openRegularFileSync(store.file, { maxBytes: MAX_BYTES, guard: 'trusted', noFollow: true });
+  } catch {
+    return undefined;
+  }
+}
+
+function readIndex(store: Store) {
+  try {
+    const text = readStoreFile(store, store.index, MAX_INDEX_BYTES)?.toString('utf8');
+    const index =
+      text === undefined ? undefined : readBoundedJson(text, { maxBytes: MAX_INDEX_BYTES, maxDepth: 4 }, INDEX);
+    return typeof index === 'string' ? undefined : index;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The index extended by `lines` (the records after those it covers, from where it ends): each part's spans, count and
+ * digest (from its bytes before, `before`), the state of the whole file's bytes; written anew from none. */
+function indexed(index: Index | undefined, before: ReadonlyMap<string, Buffer>, lines: Lines): Index {
+  const from = index?.bytes ?? 0;
+  const parts = { ...index?.parts };
+  const quotes = { ...index?.quotes };
+  const added = new Map<string, { spans: number[]; pieces: Buffer[] }>();
+  lines.records.forEach((record, at) => {
+    const name = partOf(record);
+    const start = lines.starts[at];
+    const end = lines.starts[at + 1] ?? lines.text.length;
+    const part = added.get(name) ?? { spans: spansOf(parts[name]?.spans ?? '')!, pieces: [] };
+    added.set(name, part);
+    const { spans } = part;
+    // Lines one after another in the file are one span.
+    if (spans.length && spans.at(-2)! + spans.at(-1)! === from + start) spans[spans.length - 1] += end - start;
+    else spans.push(from + start, end - start);
+    part.pieces.push(lines.text.subarray(start, end));
+    if (quoteOf(record)) quotes[ratesMarketOf(record)!] = name;
+  });
+  for (const [name, { spans, pieces }] of added)
+    parts[name] = {
+      count: (parts[name]?.count ?? 0) + pieces.length,
+      digest: digestOf(before.get(name) ?? Buffer.alloc(0), ...pieces),
+      spans: spans.map((number) => number.toString(36)).join(','),
+    };
+  const last = lines.records.at(-1)!;
+  return {
+    version: 1,
+    count: last.seq,
+    hash: last.hash,
+    bytes: from + lines.text.length,
+    last: from + lines.starts.at(-1)!,
+    state: extendSha256(index?.state, lines.text),
+    parts,
+    quotes,
+  };
+}
+
+/** The records of the environment's store (every record but rates, and the rates `rates` names), their chain checked
+ * against its head, in seq order; none when nothing was recorded yet. */
+export async function readRecords(ctx: StorePorts, rates: RatesNeeded = 'all') {
+  return (await readStore(await storeOf(ctx), rates)).records;
 }
 
 /** Where records are kept that this account's store (holding none) might have held: each earlier store of it that holds
@@ -284,14 +555,16 @@ export async function recordsElsewhere(ctx: StorePorts) {
   return found.length ? ` Records are kept elsewhere: ${found.join('; ')}.` : '';
 }
 
-/** Appends records while this process holds the store; `bodies` may be made from every record there, and a refusal (a
- * throw) writes nothing, as does an empty list. `beforeWrite` is given the sealed records before they are written, to
- * write what must exist first (a memo): when it throws, nothing is recorded. */
+/** Appends records while this process holds the store; `make` is given the records read under it (every record but
+ * rates, and the rates `rates` names), and a refusal (a throw) writes nothing, as does an empty list. `beforeWrite` is
+ * given the sealed records before they are written, to write what must exist first (a memo): when it throws, nothing
+ * is recorded. */
 export async function appendRecords(
   ctx: StorePorts & Pick<CommandContext, 'clock'>,
   kind: RecordKind,
   make: (records: AcctRecord[]) => readonly JsonObject[] | Promise<readonly JsonObject[]>,
   beforeWrite?: (added: AcctRecord[]) => void,
+  rates: RatesNeeded = 'all',
 ) {
   const store = await storeOf(ctx);
   if (!store.team) {
@@ -316,57 +589,60 @@ export async function appendRecords(
       { holder: taken.holder, hint: 'Run it again when that command has ended (a stopped one: `fg` it, or end it).' },
     );
   try {
-    const { records, bytes, file } = await readStore(store);
-    const count = records.length;
-    const bodies = await make(records);
+    const read = await readStore(store, rates);
+    const bodies = await make(read.records);
     if (!bodies.length) return [];
     const recordedAt = new Date(ctx.clock.now()).toISOString();
+    const added: AcctRecord[] = [];
+    let prev = read.hash;
     for (const body of bodies) {
       const unsealed = {
-        seq: records.length + 1,
+        seq: read.count + added.length + 1,
         kind,
         recorded_at: recordedAt,
         ...(store.by !== undefined && { by: store.by }),
         body,
-        prev: records.at(-1)?.hash ?? '',
+        prev,
       };
-      records.push({ ...unsealed, hash: hashOf(unsealed) });
+      added.push({ ...unsealed, hash: (prev = hashOf(unsealed)) });
     }
-    const added = records.slice(-bodies.length);
     // A record a line, appended after those read; an older hedge's file (or none yet) written whole, and the team
     // store's records all counted: what a read accepts bounds what may be written.
-    const lines = records.slice(bytes === undefined ? 0 : count).map((record) => JSON.stringify(record));
-    const appended = `${lines.join('\n')}\n`;
-    const total = (bytes ?? 0) + Buffer.byteLength(appended);
+    const whole = read.bytes === undefined ? [...read.records, ...added] : added;
+    const appended = Buffer.from(`${whole.map((record) => JSON.stringify(record)).join('\n')}\n`);
+    const total = (read.bytes ?? 0) + appended.length;
     if (total > MAX_BYTES)
       throw new UsageError(
         `Recording this would make the accounting records ${store.shown} ${sizeInWords(total)}, past the ${sizeInWords(MAX_BYTES)} they may hold; nothing was recorded.`,
       );
     beforeWrite?.(added);
     if (store.team) {
-      await store.team.acctRecords.append(store.name, count, lines.slice(count), records.at(-1)!.hash);
+      await store.team.acctRecords.append(
+        store.name,
+        read.count,
+        added.map((record) => JSON.stringify(record)),
+        added.at(-1)!.hash,
+      );
       return added;
     }
+    const index = indexAfter(store, read, whole, appended);
     try {
       // The first records follow an empty head, so that no read ever finds records without one.
-      if (records.length === bodies.length) writeHead(store, { count: 0, hash: '' });
-      if (bytes === undefined) writeFileDurably(store.file, appended);
-      else appendDurably(store.file, bytes, appended);
+      if (!read.count) writeHead(store, { count: 0, hash: '' });
+      if (read.bytes === undefined) writeFileDurably(store.file, appended);
+      else appendDurably(store.file, read.bytes, appended);
     } catch (error) {
       throw new JournalError(
         `Cannot write the accounting records ${store.file}: ${describeReadError(error)}; nothing was recorded.`,
         { path: store.file, hint: 'Free the disk (or make the folder writable by this user), then run it again.' },
       );
     }
-    // Past this point the records are made: a head left behind is one a later append writes again.
+    // Past this point the records are made: a head or an index left behind is one a later append writes again.
     try {
-      const digest = createHash('sha256')
-        .update(bytes === undefined || !file ? '' : file.subarray(0, bytes))
-        .update(appended)
-        .digest('hex');
-      writeHead(store, { count: records.length, hash: records.at(-1)!.hash, bytes: total, digest });
+      writeHead(store, { count: index.count, hash: index.hash, bytes: total, digest: sha256Of(index.state) });
+      writeFileDurably(store.index, `${JSON.stringify(index)}\n`);
     } catch {
-      // The records read past an older head (a crash between the two writes reads the same).
+      // The records read past an older head or index (a crash between the writes reads the same).
     }
     return added;
   } finally {
@@ -374,12 +650,46 @@ export async function appendRecords(
   }
 }
 
+/** The index once `written` (the bytes `appended` after those read) are in records.json: the one read extended, or
+ * written anew after a read of the whole file (or of an older hedge's, written whole now). */
+function indexAfter(store: Store, read: StoreRead, written: AcctRecord[], appended: Buffer) {
+  const starts = (from: number) => {
+    const found = [from];
+    for (let at = appended.indexOf(0x0a) + 1; at < appended.length; at = appended.indexOf(0x0a, at) + 1)
+      found.push(from + at);
+    return found;
+  };
+  const { layout } = read;
+  if (layout) {
+    const { index, past, parts } = layout;
+    const lines = { records: [...past.records, ...written], text: Buffer.concat([past.text, appended]) };
+    // Each part it adds to, from its bytes before: those not read are read now, and where one is not as indexed, the
+    // whole file is read (which says what is wrong, if anything) and the index written anew.
+    const missing = [...new Set(lines.records.map(partOf))].filter((name) => !parts.has(name) && index.parts[name]);
+    const fd = missing.length ? openRecords(store) : undefined;
+    try {
+      if (missing.some((name) => fd === undefined || !readPart(fd, layout, name)))
+        return indexAfter(store, readWhole(store, layout.head), written, appended);
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+    return indexed(index, parts, { ...lines, starts: [...past.starts, ...starts(past.text.length)] });
+  }
+  if (!read.whole) return indexed(undefined, new Map(), { records: written, text: appended, starts: starts(0) });
+  const { file, starts: lines } = read.whole;
+  return indexed(undefined, new Map(), {
+    records: [...read.records, ...written],
+    text: Buffer.concat([file, appended]),
+    starts: [...lines, ...starts(file.length)],
+  });
+}
+
 /** Appends `text` to the store file after its first `bytes` (what follows them, a write cut short, is dropped), synced. */
-function appendDurably(path: string, bytes: number, text: string) {
+function appendDurably(path: string, bytes: number, text: Buffer) {
   const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW);
   try {
     if (fstatSync(fd).size > bytes) ftruncateSync(fd, bytes);
-    writeAllSync(fd, Buffer.from(text));
+    writeAllSync(fd, text);
     fsyncSync(fd);
   } finally {
     closeSync(fd);

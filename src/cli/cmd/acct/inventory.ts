@@ -1,7 +1,7 @@
 // `hedge acct list`, `hedge acct show ID` and `hedge acct entities [FILE]`: the relationships recorded, one's memo
 // reprinted with its events, and the group's entities declared or listed.
 import { type CommandContext, type In, UsageError } from '../command-input.js';
-import { declareEntities, lifeOf, readState, type AcctPorts } from '../../../features/acct/acct.js';
+import { declareEntities, lifeOf, ratesOf, readState, type AcctPorts } from '../../../features/acct/acct.js';
 import { recordsElsewhere } from '../../../features/acct/acct-store.js';
 import { parseEntities } from '../../../features/acct/acct-files.js';
 import { readInputFile, type InputPorts } from '../../../features/write/input-file.js';
@@ -16,7 +16,7 @@ export type Options = Pick<
 
 export const list = {
   async run(ctx: Options, _input: In<'ACCT_LIST'>) {
-    const { relationships, closes } = await readState(ctx);
+    const { relationships, closes } = await readState(ctx, ratesOf());
     ctx.rememberForCompletion({ relationships: [...relationships.keys()] });
     const rows = [...relationships.values()].map((designation) => {
       const { relationship: rel } = designation;
@@ -50,7 +50,7 @@ export const list = {
 
 export const show = {
   async run(ctx: Options, { args, options }: In<'ACCT_SHOW'>) {
-    const { relationships } = await readState(ctx);
+    const { relationships } = await readState(ctx, ratesOf());
     const designation = relationships.get(args.id);
     if (!designation)
       throw new UsageError(
@@ -76,7 +76,7 @@ export const entities = {
       );
       return;
     }
-    const state = await readState(ctx);
+    const state = await readState(ctx, ratesOf());
     const rows = [...state.entities.values()].map((entity) => ({ ...entity, default: entity.default === true }));
     await ctx.output.list(rows, ENTITY_FIELDS, {
       empty: "No entity is declared: the books are one company's. Declare the group's with hedge acct entities FILE.",
