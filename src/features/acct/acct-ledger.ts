@@ -513,10 +513,8 @@ const booksRates =
 /** The books over a range, as `test`, `reserve` and `journal` print them: up to its last day, or today (the books'
  * today); a range wholly in closed months is printed as posted, nothing computed. One entity's books at a time. */
 export async function booksFor(ctx: LedgerPorts, request: BooksRequest) {
-  const all = await readState(
-    ctx,
-    booksRates((state) => entityAsked(state, request.id, request.entity), request.id),
-  );
+  const rates = booksRates((state) => entityAsked(state, request.id, request.entity), request.id);
+  const all = await readState(ctx, rates);
   const entity = entityAsked(all, request.id, request.entity);
   const state = entityBooks(all, entity);
   if (request.id === undefined ? !state.relationships.size : !state.relationships.has(request.id))
@@ -598,37 +596,32 @@ export async function closeMonths(
   const request = { values, to: period.to, option: '--period' };
   const { inputs, failed } = await gather(ctx, state, request, period.to);
   refuseUnvalued(period.name, failed);
-  const added = await appendRecords(
-    ctx,
-    'close',
-    async (records) => {
-      let held = entityBooks(recorded(records), entity);
-      const months = monthsToClose(held, period);
-      const late = [...held.relationships.values()].find(
-        ({ relationship: rel }) => rel.designated_at <= period.to && !inputs.has(rel.id),
+  const rates = booksRates(() => entity);
+  const added = await appendRecords(ctx, 'close', rates, async (records) => {
+    let held = entityBooks(recorded(records), entity);
+    const months = monthsToClose(held, period);
+    const late = [...held.relationships.values()].find(
+      ({ relationship: rel }) => rel.designated_at <= period.to && !inputs.has(rel.id),
+    );
+    if (late)
+      throw new UsageError(
+        `--period: ${late.relationship.id} was designated while the close read the hedges; nothing was closed: run it again.`,
       );
-      if (late)
-        throw new UsageError(
-          `--period: ${late.relationship.id} was designated while the close read the hedges; nothing was closed: run it again.`,
-        );
-      const bodies: Close[] = [];
-      for (const month of months) {
-        const books = await ledger(ctx, held, inputs, { ...request, from: month.from, to: month.to }, month.to);
-        refuseUnvalued(month.period, books.failed);
-        const close = {
-          ...(entity !== undefined && { entity }),
-          ...month,
-          test: books.test,
-          reserve: books.reserve,
-          journal: books.journal,
-        };
-        bodies.push(close);
-        held = { ...held, closes: [...held.closes, close] };
-      }
-      return bodies as unknown as JsonObject[];
-    },
-    undefined,
-    booksRates(() => entity),
-  );
+    const bodies: Close[] = [];
+    for (const month of months) {
+      const books = await ledger(ctx, held, inputs, { ...request, from: month.from, to: month.to }, month.to);
+      refuseUnvalued(month.period, books.failed);
+      const close = {
+        ...(entity !== undefined && { entity }),
+        ...month,
+        test: books.test,
+        reserve: books.reserve,
+        journal: books.journal,
+      };
+      bodies.push(close);
+      held = { ...held, closes: [...held.closes, close] };
+    }
+    return bodies as unknown as JsonObject[];
+  });
   return added.map((record) => record.body as unknown as Close);
 }

@@ -138,8 +138,8 @@ export function recorded(records: readonly AcctRecord[]) {
 }
 export type Recorded = ReturnType<typeof recorded>;
 
-/** What the environment's records say, of the rates those `rates` names (every market's by default). */
-export const readState = async (ctx: Parameters<typeof readRecords>[0], rates: RatesNeeded = 'all') =>
+/** What the environment's records say, of the rates those `rates` names. */
+export const readState = async (ctx: Parameters<typeof readRecords>[0], rates: RatesNeeded) =>
   recorded(await readRecords(ctx, rates));
 
 /** Only the rates named (a market's whole, or of some years) beside every other record. */
@@ -286,9 +286,11 @@ export async function designate(
     throw new UsageError(
       `instrument.currency: ${instrument.currency} is not the hedged item's currency (${relationship.hedged_item.currency}); expected the currency the forward delivers.`,
     );
+  // Its market's quote, of the rates: the books' currency.
   const [record] = await appendRecords(
     ctx,
     'designation',
+    ratesOf({ market, years: [] }),
     (records) => {
       const state = recorded(records);
       const { relationships } = state;
@@ -309,8 +311,6 @@ export async function designate(
       ];
     },
     beforeRecord && (([sealed]) => beforeRecord(recorded([sealed]).relationships.get(relationship.id)!)),
-    // Its market's quote: the books' currency.
-    ratesOf({ market, years: [] }),
   );
   return recorded([record]).relationships.get(relationship.id)!;
 }
@@ -460,98 +460,88 @@ export async function recordEvent(ctx: AcctPorts, event: AcctEvent, correction?:
       `${option}: ${event.date} is after today (${today}); an event is recorded once it has happened.`,
     );
   let kept: ReturnType<typeof ruleOf> | undefined;
-  await appendRecords(
-    ctx,
-    correction ? 'correction' : 'event',
-    (records) => {
-      const state = recorded(records);
-      const found = state.relationships.get(event.relationship_id);
-      if (!found)
+  await appendRecords(ctx, correction ? 'correction' : 'event', ratesOf(), (records) => {
+    const state = recorded(records);
+    const found = state.relationships.get(event.relationship_id);
+    if (!found)
+      throw new UsageError(`id: no relationship ${event.relationship_id} is designated (hedge acct test lists them).`);
+    const rel = found.relationship;
+    if (event.date < rel.designated_at)
+      throw new UsageError(`${option}: before the designation (${rel.designated_at}).`);
+    // A correction is judged against the life without the event it replaces.
+    let before = found;
+    if (correction) {
+      const target = records.find((record) => record.seq === correction.record);
+      if (target?.kind !== 'event' || target.body.relationship_id !== event.relationship_id)
         throw new UsageError(
-          `id: no relationship ${event.relationship_id} is designated (hedge acct test lists them).`,
+          `--correct: record ${correction.record} is not an event of ${event.relationship_id}; expected the number hedge acct log ${event.relationship_id} gives it.`,
         );
-      const rel = found.relationship;
-      if (event.date < rel.designated_at)
-        throw new UsageError(`${option}: before the designation (${rel.designated_at}).`);
-      // A correction is judged against the life without the event it replaces.
-      let before = found;
-      if (correction) {
-        const target = records.find((record) => record.seq === correction.record);
-        if (target?.kind !== 'event' || target.body.relationship_id !== event.relationship_id)
-          throw new UsageError(
-            `--correct: record ${correction.record} is not an event of ${event.relationship_id}; expected the number hedge acct log ${event.relationship_id} gives it.`,
-          );
-        const replaced = state.eventRecords.get(correction.record)?.event;
-        before = { ...found, events: found.events.filter((each) => each !== replaced) };
-      }
-      const life = lifeOf(before);
-      const said = (what: string) =>
-        `id: ${event.relationship_id} ${what}; a relationship is never edited: correct an event with --correct RECORD --reason TEXT.`;
-      const rules = (kept = ruleOf(rel.framework, rel.type));
-      // What ends the hedged item is its row's: a transaction, or a net investment's disposal.
-      if ((event.type === 'occurred' || event.type === 'disposed') && event.type !== rules.ends)
-        throw new UsageError(
-          rules.ends === 'disposed'
-            ? `--occurred: ${rel.id} is a ${rules.hedge}: nothing is reclassified until the operation is disposed of (--disposed DATE [--share S]).`
-            : `--disposed: for a net-investment hedge; ${rel.id} is a ${rules.hedge}, whose transaction is recorded with --occurred DATE.`,
-        );
-      if (event.still_expected === false && rules.ends === 'disposed')
-        throw new UsageError(
-          `--not-expected: ${rel.id} is a ${rules.hedge}, which has no transaction to expect; ${rules.afterwards}.`,
-        );
-      if ((event.type === 'occurred' || event.type === 'disposed') && life.doneOn)
-        throw new UsageError(
-          said(
-            `already ended: ${event.type === 'disposed' ? 'the operation was disposed of' : 'no transaction is left to happen'} (all of it by ${life.doneOn})`,
-          ),
-        );
-      if (event.type === 'terminated' && 'references' in rel.instrument)
-        throw new UsageError(
-          `--terminate: ${rel.id}'s instrument is the desk's hedges, each settled on the day it closes as the server records it; close them (hedge close ${rel.market} SIDE), or de-designate the relationship.`,
-        );
-      if (event.type === 'rebalanced' && !rules.rebalancing)
-        throw new UsageError(`--rebalance: ${rules.name} has no rebalancing; de-designate and designate anew.`);
-      if (
-        (event.type === 'de-designated' || event.type === 'rebalanced') &&
-        life.endedOn !== undefined &&
-        life.endedOn <= event.date
-      )
-        throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
-      if (
-        (event.type === 'rebalanced' || event.type === 'terminated') &&
-        life.settledOn !== undefined &&
-        life.settledOn <= event.date
-      )
-        throw new UsageError(
-          said(
-            `has no instrument left${event.type === 'rebalanced' ? ' to rebalance' : ''} (settled ${life.settledOn})`,
-          ),
-        );
-      const last = before.events.at(-1);
-      // A correction takes its place in date order; a new event comes after the others.
-      if (!correction && last && event.date < last.date)
-        throw new UsageError(
-          `${option}: before ${event.relationship_id}'s last event (${last.type} ${last.date}); events are recorded in date order.`,
-        );
-      if (event.amount !== undefined && sub(exact(event.amount)!, absExact(exact(rel.hedged_item.amount)!))[0] > 0n)
-        throw new UsageError(
-          `--amount: more than the hedged item's ${rel.hedged_item.amount} ${rel.hedged_item.currency}.`,
-        );
-      return correction
-        ? [
-            {
-              of: 'event',
-              record: correction.record,
-              relationship_id: event.relationship_id,
-              event: { ...event },
-              reason: correction.reason,
-            },
-          ]
-        : [{ ...event }];
-    },
-    undefined,
-    ratesOf(),
-  );
+      const replaced = state.eventRecords.get(correction.record)?.event;
+      before = { ...found, events: found.events.filter((each) => each !== replaced) };
+    }
+    const life = lifeOf(before);
+    const said = (what: string) =>
+      `id: ${event.relationship_id} ${what}; a relationship is never edited: correct an event with --correct RECORD --reason TEXT.`;
+    const rules = (kept = ruleOf(rel.framework, rel.type));
+    // What ends the hedged item is its row's: a transaction, or a net investment's disposal.
+    if ((event.type === 'occurred' || event.type === 'disposed') && event.type !== rules.ends)
+      throw new UsageError(
+        rules.ends === 'disposed'
+          ? `--occurred: ${rel.id} is a ${rules.hedge}: nothing is reclassified until the operation is disposed of (--disposed DATE [--share S]).`
+          : `--disposed: for a net-investment hedge; ${rel.id} is a ${rules.hedge}, whose transaction is recorded with --occurred DATE.`,
+      );
+    if (event.still_expected === false && rules.ends === 'disposed')
+      throw new UsageError(
+        `--not-expected: ${rel.id} is a ${rules.hedge}, which has no transaction to expect; ${rules.afterwards}.`,
+      );
+    if ((event.type === 'occurred' || event.type === 'disposed') && life.doneOn)
+      throw new UsageError(
+        said(
+          `already ended: ${event.type === 'disposed' ? 'the operation was disposed of' : 'no transaction is left to happen'} (all of it by ${life.doneOn})`,
+        ),
+      );
+    if (event.type === 'terminated' && 'references' in rel.instrument)
+      throw new UsageError(
+        `--terminate: ${rel.id}'s instrument is the desk's hedges, each settled on the day it closes as the server records it; close them (hedge close ${rel.market} SIDE), or de-designate the relationship.`,
+      );
+    if (event.type === 'rebalanced' && !rules.rebalancing)
+      throw new UsageError(`--rebalance: ${rules.name} has no rebalancing; de-designate and designate anew.`);
+    if (
+      (event.type === 'de-designated' || event.type === 'rebalanced') &&
+      life.endedOn !== undefined &&
+      life.endedOn <= event.date
+    )
+      throw new UsageError(said(`already ended (${life.endedBy} ${life.endedOn})`));
+    if (
+      (event.type === 'rebalanced' || event.type === 'terminated') &&
+      life.settledOn !== undefined &&
+      life.settledOn <= event.date
+    )
+      throw new UsageError(
+        said(`has no instrument left${event.type === 'rebalanced' ? ' to rebalance' : ''} (settled ${life.settledOn})`),
+      );
+    const last = before.events.at(-1);
+    // A correction takes its place in date order; a new event comes after the others.
+    if (!correction && last && event.date < last.date)
+      throw new UsageError(
+        `${option}: before ${event.relationship_id}'s last event (${last.type} ${last.date}); events are recorded in date order.`,
+      );
+    if (event.amount !== undefined && sub(exact(event.amount)!, absExact(exact(rel.hedged_item.amount)!))[0] > 0n)
+      throw new UsageError(
+        `--amount: more than the hedged item's ${rel.hedged_item.amount} ${rel.hedged_item.currency}.`,
+      );
+    return correction
+      ? [
+          {
+            of: 'event',
+            record: correction.record,
+            relationship_id: event.relationship_id,
+            event: { ...event },
+            reason: correction.reason,
+          },
+        ]
+      : [{ ...event }];
+  });
   // The relationship's row, for what is said of the event.
   return kept!;
 }
@@ -629,50 +619,45 @@ export function lifeOf({ relationship: rel, events }: Designation) {
  * declared, one must hold those already designated naming none, in their currency. Returns how many were added. */
 export async function declareEntities(ctx: AcctPorts, given: readonly Entity[]) {
   let added = 0;
-  await appendRecords(
-    ctx,
-    'entity',
-    (records) => {
-      const state = recorded(records);
-      const fresh: Entity[] = [];
-      for (const entity of given) {
-        const known = state.entities.get(entity.code) ?? fresh.find((each) => each.code === entity.code);
-        const same = known && canonicalEntity(known) === canonicalEntity(entity);
-        if (known && !same)
-          throw new UsageError(
-            `code: ${entity.code} is declared already (${known.name}, books in ${known.functional_currency}${known.default ? ', the default' : ''}); an entity is declared once and never edited.`,
-          );
-        if (!known) fresh.push(entity);
-      }
-      const all = [...state.entities.values(), ...fresh];
-      const defaults = all.filter((each) => each.default);
-      if (defaults.length > 1)
+  // Of the rates, the quotes of the relationships that name no entity: their books' currency, where they name none.
+  const quotes: RatesNeeded = (others) =>
+    [...recorded(others).relationships.values()].flatMap(({ relationship: rel }) =>
+      rel.entity === undefined ? [{ market: rel.market, years: [] }] : [],
+    );
+  await appendRecords(ctx, 'entity', quotes, (records) => {
+    const state = recorded(records);
+    const fresh: Entity[] = [];
+    for (const entity of given) {
+      const known = state.entities.get(entity.code) ?? fresh.find((each) => each.code === entity.code);
+      const same = known && canonicalEntity(known) === canonicalEntity(entity);
+      if (known && !same)
         throw new UsageError(
-          `default: ${defaults.map((each) => each.code).join(' and ')} are each the default; one entity at most holds the relationships that name none.`,
+          `code: ${entity.code} is declared already (${known.name}, books in ${known.functional_currency}${known.default ? ', the default' : ''}); an entity is declared once and never edited.`,
         );
-      const unnamed = [...state.relationships.values()].filter(({ relationship }) => relationship.entity === undefined);
-      if (unnamed.length && !defaults.length)
+      if (!known) fresh.push(entity);
+    }
+    const all = [...state.entities.values(), ...fresh];
+    const defaults = all.filter((each) => each.default);
+    if (defaults.length > 1)
+      throw new UsageError(
+        `default: ${defaults.map((each) => each.code).join(' and ')} are each the default; one entity at most holds the relationships that name none.`,
+      );
+    const unnamed = [...state.relationships.values()].filter(({ relationship }) => relationship.entity === undefined);
+    if (unnamed.length && !defaults.length)
+      throw new UsageError(
+        `default: ${unnamed.map(({ relationship }) => relationship.id).join(', ')} name no entity; mark the entity whose books they are in with "default": true.`,
+      );
+    for (const { relationship: rel } of unnamed) {
+      const quote = state.rates.get(rel.market)?.quote;
+      const currency = rel.functional_currency ?? (quote && functionalCurrency(rel, quote));
+      if (currency && asFunctional(currency) !== asFunctional(defaults[0].functional_currency))
         throw new UsageError(
-          `default: ${unnamed.map(({ relationship }) => relationship.id).join(', ')} name no entity; mark the entity whose books they are in with "default": true.`,
+          `default: ${defaults[0].code}'s books are in ${defaults[0].functional_currency}, and ${rel.id}, which names no entity, is in ${currency}; mark the entity whose books it is in as the default.`,
         );
-      for (const { relationship: rel } of unnamed) {
-        const quote = state.rates.get(rel.market)?.quote;
-        const currency = rel.functional_currency ?? (quote && functionalCurrency(rel, quote));
-        if (currency && asFunctional(currency) !== asFunctional(defaults[0].functional_currency))
-          throw new UsageError(
-            `default: ${defaults[0].code}'s books are in ${defaults[0].functional_currency}, and ${rel.id}, which names no entity, is in ${currency}; mark the entity whose books it is in as the default.`,
-          );
-      }
-      added = fresh.length;
-      return fresh.map((entity) => ({ ...entity }));
-    },
-    undefined,
-    // The quotes of the relationships that name no entity: their books' currency, where they name none.
-    (others) =>
-      [...recorded(others).relationships.values()].flatMap(({ relationship }) =>
-        relationship.entity === undefined ? [{ market: relationship.market, years: [] }] : [],
-      ),
-  );
+    }
+    added = fresh.length;
+    return fresh.map((entity) => ({ ...entity }));
+  });
   return added;
 }
 
@@ -690,58 +675,52 @@ export async function recordRates(
   { correct, record }: { correct?: string; record?: boolean } = {},
 ) {
   let added = 0;
-  await appendRecords(
-    ctx,
-    correct === undefined ? 'rates' : 'correction',
-    (records) => {
-      const state = recorded(records);
-      const existing = state.rates.get(market);
-      // A direction changes only by a correction restating every recorded date: rows of two quotes never mix.
-      const requotes = existing !== undefined && existing.quote !== quote;
-      if (requotes && record)
+  // A day's rate is checked against those of its year; a file's, against the market's whole (a new quote restates
+  // every date).
+  const years = [...new Set(rows.map((row) => row.date.slice(0, 4)))];
+  const rates = ratesOf(record ? { market, years } : market);
+  await appendRecords(ctx, correct === undefined ? 'rates' : 'correction', rates, (records) => {
+    const state = recorded(records);
+    const existing = state.rates.get(market);
+    // A direction changes only by a correction restating every recorded date: rows of two quotes never mix.
+    const requotes = existing !== undefined && existing.quote !== quote;
+    if (requotes && record)
+      throw new UsageError(
+        `--record: ${market}'s rates are recorded as ${existing.quote}, not as the server quotes its price (${quote}); correct every recorded date first (hedge acct rates FILE --market ${market} --quote "${quote}" --correct --reason TEXT).`,
+      );
+    const missing = requotes ? [...existing.rows.keys()].filter((date) => !rows.some((row) => row.date === date)) : [];
+    if (requotes && (correct === undefined || missing.length))
+      throw new UsageError(
+        `--quote: ${market}'s rates are recorded as ${existing.quote}; expected the same, or ${quote} in a correction restating every recorded date (--correct --reason TEXT${missing.length ? `; ${missing.length} missing, such as ${missing.sort()[0]}` : ''}).`,
+      );
+    // A market's first rates, or a new quote, value the relationships designated on it: they must fit them.
+    for (const { relationship } of existing && !requotes ? [] : state.relationships.values()) {
+      const problem = relationship.market === market && currencyProblem(relationship, quote);
+      if (problem) throw new UsageError(`--quote: ${quote} cannot value ${relationship.id} (${problem})`);
+    }
+    // Without `correct` the dates not recorded yet; with it, those recorded with other figures (all under a new quote).
+    const fresh = rows.filter((row) => {
+      const earlier = existing?.rows.get(row.date);
+      if (!earlier && correct !== undefined)
         throw new UsageError(
-          `--record: ${market}'s rates are recorded as ${existing.quote}, not as the server quotes its price (${quote}); correct every recorded date first (hedge acct rates FILE --market ${market} --quote "${quote}" --correct --reason TEXT).`,
+          `--correct: no rate of ${market} is recorded for ${row.date}; import it without --correct.`,
         );
-      const missing = requotes
-        ? [...existing.rows.keys()].filter((date) => !rows.some((row) => row.date === date))
-        : [];
-      if (requotes && (correct === undefined || missing.length))
+      if (!earlier || requotes) return true;
+      const same = sameRate(earlier, rateRow(row));
+      if (!same && correct === undefined)
         throw new UsageError(
-          `--quote: ${market}'s rates are recorded as ${existing.quote}; expected the same, or ${quote} in a correction restating every recorded date (--correct --reason TEXT${missing.length ? `; ${missing.length} missing, such as ${missing.sort()[0]}` : ''}).`,
+          `date: ${row.date} is recorded already with other rates for ${market}; recorded rates are never changed: correct them with --correct --reason TEXT.`,
         );
-      // A market's first rates, or a new quote, value the relationships designated on it: they must fit them.
-      for (const { relationship } of existing && !requotes ? [] : state.relationships.values()) {
-        const problem = relationship.market === market && currencyProblem(relationship, quote);
-        if (problem) throw new UsageError(`--quote: ${quote} cannot value ${relationship.id} (${problem})`);
-      }
-      // Without `correct` the dates not recorded yet; with it, those recorded with other figures (all under a new quote).
-      const fresh = rows.filter((row) => {
-        const earlier = existing?.rows.get(row.date);
-        if (!earlier && correct !== undefined)
-          throw new UsageError(
-            `--correct: no rate of ${market} is recorded for ${row.date}; import it without --correct.`,
-          );
-        if (!earlier || requotes) return true;
-        const same = sameRate(earlier, rateRow(row));
-        if (!same && correct === undefined)
-          throw new UsageError(
-            `date: ${row.date} is recorded already with other rates for ${market}; recorded rates are never changed: correct them with --correct --reason TEXT.`,
-          );
-        return !same;
-      });
-      added = fresh.length;
-      if (!fresh.length) return [];
-      return [
-        correct === undefined
-          ? { market, quote, rows: fresh }
-          : { of: 'rates', market, ...(requotes && { quote }), rows: fresh, reason: correct },
-      ];
-    },
-    undefined,
-    // A day's rate is checked against those of its year; a file's, against the market's whole (a new quote restates
-    // every date).
-    ratesOf(record ? { market, years: [...new Set(rows.map((row) => row.date.slice(0, 4)))] } : market),
-  );
+      return !same;
+    });
+    added = fresh.length;
+    if (!fresh.length) return [];
+    return [
+      correct === undefined
+        ? { market, quote, rows: fresh }
+        : { of: 'rates', market, ...(requotes && { quote }), rows: fresh, reason: correct },
+    ];
+  });
   return added;
 }
 

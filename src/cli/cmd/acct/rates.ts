@@ -135,6 +135,6 @@ async function listRates(ctx: Options, market: string) {
       at: row.at ?? null,
     }));
   return ctx.output.list(rows, RATE_FIELDS, {
-    empty: `No rate of ${market} is recorded; import them (hedge acct rates FILE --market ${market} --quote "…") or record today's (hedge acct rates --record --market ${market}).${rows.length || (await readState(ctx)).rates.size || state.relationships.size ? '' : await recordsElsewhere(ctx)}`,
+    empty: `No rate of ${market} is recorded; import them (hedge acct rates FILE --market ${market} --quote "…") or record today's (hedge acct rates --record --market ${market}).${rows.length || (await readState(ctx, 'all')).rates.size || state.relationships.size ? '' : await recordsElsewhere(ctx)}`,
   });
 }
