@@ -236,8 +236,10 @@ async function readStore(store: Store, rates: RatesNeeded): Promise<StoreRead> {
   if (store.team) return (await readTeamParts(store, rates)) ?? (await readTeamWhole(store));
   // The head before the records: a writer writes them the other way round, so a read between its two writes sees
   // records past the head, never fewer.
+  // Every record is read whole (one read), never part by part: an append after it writes the index anew.
   const head = readHead(store, readStoreFile(store, store.head)?.toString('utf8'));
-  return (head && (await readThroughIndex(store, head, rates))) ?? readWhole(store, head);
+  const parts = head && rates !== 'all' ? await readThroughIndex(store, head, rates) : undefined;
+  return parts ?? readWhole(store, head);
 }
 
 /** The records' count and last hash beside them. */
