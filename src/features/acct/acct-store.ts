@@ -396,11 +396,11 @@ function partsOf(described: Parts, past: readonly AcctRecord[], asked: Iterable<
     const ofMarket = [...all].filter((name) => name === market || name.startsWith(`${market} `));
     if (typeof each === 'string') ofMarket.forEach((name) => names.add(name));
     else if (ofMarket.length) {
-      // The years asked for, the records of several years, and the one the market's quote is read from.
+      // The part the market's quote is read from, and the years asked for with the records of several years.
       const quoted = quotes.get(market);
       if (quoted === undefined || !all.has(quoted)) return undefined;
-      for (const name of [market, quoted, ...each.years.map((year) => `${market} ${year}`)])
-        if (all.has(name)) names.add(name);
+      const years = each.years.length ? [market, ...each.years.map((year) => `${market} ${year}`)] : [];
+      for (const name of [quoted, ...years]) if (all.has(name)) names.add(name);
     }
   }
   return names;
