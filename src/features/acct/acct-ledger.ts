@@ -500,36 +500,47 @@ export function entityBooks(state: Recorded, entity: string | undefined): Record
   };
 }
 
-/** The rates one entity's books are valued from (of one relationship, `id`): those of its relationships' markets. */
-const booksRates =
-  (entity: (state: Recorded) => string | undefined, id?: string): RatesNeeded =>
-  (others) => {
-    const state = recorded(others);
-    return [...entityBooks(state, entity(state)).relationships.values()].flatMap(({ relationship }) =>
-      id === undefined || relationship.id === id ? [relationship.market] : [],
-    );
-  };
+/** The rates the relationships gathered are valued from up to `until`: of each one's market, the years from its
+ * designation to `until`'s; a desk's from its first hedge's opening (if earlier) and on to today's, as the latest
+ * carry recorded of each of its hedges counts; of one valued from a file, its quote alone. */
+function ratesValuing(state: Recorded, inputs: ReadonlyMap<string, Input>, until: string, today: string): RatesNeeded {
+  const yearOf = (day: string) => Number(day.slice(0, 4));
+  return () =>
+    [...inputs.values()].map(({ id, desk, lines }) => {
+      const rel = state.relationships.get(id)!.relationship;
+      const opened = desk?.hedges.map((hedge) => utcDay(hedge.openedMs)) ?? [];
+      const from = yearOf([rel.designated_at, ...opened].sort()[0]);
+      const to = lines ? from - 1 : yearOf(desk ? today : until);
+      return {
+        market: rel.market,
+        years: Array.from({ length: Math.max(0, to - from + 1) }, (_, at) => `${from + at}`),
+      };
+    });
+}
 
 /** The books over a range, as `test`, `reserve` and `journal` print them: up to its last day, or today (the books'
  * today); a range wholly in closed months is printed as posted, nothing computed. One entity's books at a time. */
 export async function booksFor(ctx: LedgerPorts, request: BooksRequest) {
-  const rates = booksRates((state) => entityAsked(state, request.id, request.entity), request.id);
-  const all = await readState(ctx, rates);
+  // The relationships first; the rates they are valued from once their hedges are read.
+  const all = await readState(ctx, ratesOf());
   const entity = entityAsked(all, request.id, request.entity);
-  const state = entityBooks(all, entity);
-  if (request.id === undefined ? !state.relationships.size : !state.relationships.has(request.id))
+  const books = entityBooks(all, entity);
+  if (request.id === undefined ? !books.relationships.size : !books.relationships.has(request.id))
     throw new UsageError(
       `id: ${request.id === undefined ? `no relationship is designated yet${entity === undefined ? '' : ` in ${entity}'s books`}` : `no relationship ${request.id} is designated`}; record one with hedge acct designate FILE.${all.relationships.size ? '' : await recordsElsewhere(ctx)}`,
     );
   const today = await booksToday(ctx);
   const until = request.to === undefined || request.to > today ? today : request.to;
   // A range wholly in closed months is printed as posted: nothing is valued (its adjustments fall after it).
-  const closedWhole = until <= closedTo(state.closes);
+  const closedWhole = until <= closedTo(books.closes);
   const { inputs, failed } = closedWhole
     ? { inputs: new Map<string, Input>(), failed: [] }
-    : await gather(ctx, state, request, until);
-  const books = await ledger(ctx, state, inputs, request, until);
-  return { ...books, failed: [...failed, ...books.failed], closedWhole, state, entity };
+    : await gather(ctx, books, request, until);
+  const state = inputs.size
+    ? entityBooks(await readState(ctx, ratesValuing(books, inputs, until, today)), entity)
+    : books;
+  const printed = await ledger(ctx, state, inputs, request, until);
+  return { ...printed, failed: [...failed, ...printed.failed], closedWhole, state, entity };
 }
 
 /** `2026-11`, `2026-Q4` or `2026`: its months, each with its first and last day. */
@@ -596,7 +607,7 @@ export async function closeMonths(
   const request = { values, to: period.to, option: '--period' };
   const { inputs, failed } = await gather(ctx, state, request, period.to);
   refuseUnvalued(period.name, failed);
-  const rates = booksRates(() => entity);
+  const rates = ratesValuing(state, inputs, period.to, today);
   const added = await appendRecords(ctx, 'close', rates, async (records) => {
     let held = entityBooks(recorded(records), entity);
     const months = monthsToClose(held, period);
