@@ -2,8 +2,10 @@
 // the journal is kept: its folder judged, never through a link, written under a hold judged by its holder's liveness,
 // append-only (a record a line, appended), each record carrying the hash of the one before it and the chain's head
 // kept in a file of its own with the digest of the records it counts, so that an edit, a re-sealed chain or records
-// removed from the end are found on the next read. With the team store the records live there, beside the journal,
-// under the journal's own lock, each append one transaction with its head.
+// removed from the end are found. A command reads the parts it needs (every record but rates, and the rates it
+// values or checks), each checked against its digest, through an index of where each part's records are, kept
+// beside them; what does not hold is read whole. With the team store the records live there, beside the journal,
+// under the journal's own lock, each append one transaction with its head, each record's part in its row.
 import { createHash } from 'node:crypto';
 import {
   closeSync,
@@ -489,13 +491,12 @@ function linesAt(fd: number, index: Index, names: readonly string[]) {
   for (const name of names) {
     const spans = spansOf(index.parts[name]?.spans ?? '', index.bytes);
     if (!spans) return undefined;
-    const pieces = [];
-    for (let at = 0; at < spans.length; at += 2) {
-      const piece = readAt(fd, spans[at], spans[at + 1]);
-      if (!piece) return undefined;
-      pieces.push(piece);
-    }
-    texts.set(name, Buffer.concat(pieces));
+    let length = 0;
+    for (let at = 1; at < spans.length; at += 2) length += spans[at];
+    const text = Buffer.allocUnsafe(length);
+    for (let at = 0, done = 0; at < spans.length; done += spans[at + 1], at += 2)
+      if (readSync(fd, text, done, spans[at + 1], spans[at]) !== spans[at + 1]) return undefined;
+    texts.set(name, text);
   }
   return texts;
 }
@@ -534,8 +535,8 @@ async function readThroughIndex(store: Store, head: z.infer<typeof HEAD>, rates:
     const counted = Object.values(index.parts).reduce((sum, part) => sum + part.count, 0);
     if (index.bytes > size || index.last >= index.bytes || counted !== index.count) return undefined;
     if (!isLast(readAt(fd, index.last, index.bytes - index.last), index.count, index.hash)) return undefined;
-    const rest = readAt(fd, index.bytes, size - index.bytes)!;
-    const past = linesOf(rest.subarray(0, rest.lastIndexOf(0x0a) + 1), true);
+    const rest = readAt(fd, index.bytes, size - index.bytes);
+    const past = rest && linesOf(rest.subarray(0, rest.lastIndexOf(0x0a) + 1), true);
     if (!past) return undefined;
     let prev = index.hash;
     for (const [at, record] of past.records.entries()) {
