@@ -12,35 +12,12 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { writeFileJournal, writeTeamJournal } from './journal-history.mjs';
-import { HEDGE, median, run, runAlone, startSandbox, stopSandbox, timedHedge, untimed } from './kit.mjs';
+import { HEDGE, median, run, runAlone, startSandbox, stopSandbox, teamStore, timedHedge, untimed } from './kit.mjs';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SIZES = (process.env.BENCH_HISTORY ?? '0,20000,100000').split(',').map(Number);
 const RUNS = Number(process.env.BENCH_HISTORY_RUNS ?? '6');
 const PER_DAY = Number(process.env.BENCH_HISTORY_DAY ?? '80');
-
-/** The test suite's PostgreSQL cluster (test/support/servers/postgres-server.ts), bundled; `missing` says why not. */
-async function teamStore(work) {
-  const out = join(work, 'postgres.mjs');
-  await build({
-    stdin: { contents: `export * from './test/support/servers/postgres-server.ts';`, resolveDir: ROOT, loader: 'ts' },
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    external: ['pg-native'],
-    // pg is CommonJS: its require of Node's modules, in an ES module.
-    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-    outfile: out,
-    logLevel: 'error',
-  });
-  const { POSTGRES_MISSING, sharedClusterFolder, sharedPostgres } = await import(out);
-  if (POSTGRES_MISSING) return { missing: POSTGRES_MISSING };
-  const stopCluster = sharedClusterFolder();
-  const server = await sharedPostgres();
-  return { server, stop: async () => (await server.close(), await stopCluster()) };
-}
 
 /** `median (low–high)` of `values`. */
 const spread = (values, unit, digits) =>

@@ -53,12 +53,33 @@ export async function fromSource(path, names) {
 /** Why a case cannot time its commands here, or undefined. */
 export const untimed = () => (existsSync(TIME) ? undefined : `no ${TIME}: Debian's \`time\``);
 
-/** `node bin/hedge.js …args` run in `env`: its CPU (user + system, s) and peak resident memory (MB). */
+/** `node bin/hedge.js …args` run in `env`: its CPU (user + system, s), peak resident memory (MB) and elapsed time (s). */
 export async function timedHedge(node, args, env, scratch) {
   const times = join(scratch, 'time');
-  await run(TIME, ['-f', '%U %S %M', '-o', times, node, HEDGE, ...args], { env });
-  const [user, system, kb] = readFileSync(times, 'utf8').trim().split(/\s+/).map(Number);
-  return { cpu: user + system, mb: kb / 1024 };
+  await run(TIME, ['-f', '%U %S %M %e', '-o', times, node, HEDGE, ...args], { env });
+  const [user, system, kb, wall] = readFileSync(times, 'utf8').trim().split(/\s+/).map(Number);
+  return { cpu: user + system, mb: kb / 1024, wall };
+}
+
+/** The test suite's PostgreSQL cluster (test/support/servers/postgres-server.ts), bundled; `missing` says why not. */
+export async function teamStore(work) {
+  const out = join(work, 'postgres.mjs');
+  await build({
+    stdin: { contents: `export * from './test/support/servers/postgres-server.ts';`, resolveDir: ROOT, loader: 'ts' },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    external: ['pg-native'],
+    // pg is CommonJS: its require of Node's modules, in an ES module.
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    outfile: out,
+    logLevel: 'error',
+  });
+  const { POSTGRES_MISSING, sharedClusterFolder, sharedPostgres } = await import(out);
+  if (POSTGRES_MISSING) return { missing: POSTGRES_MISSING };
+  const stopCluster = sharedClusterFolder();
+  const server = await sharedPostgres();
+  return { server, stop: async () => (await server.close(), await stopCluster()) };
 }
 
 /** Median of `values`. */

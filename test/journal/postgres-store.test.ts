@@ -191,7 +191,7 @@ describeWithPostgres('the PostgreSQL journal', (server) => {
     ]);
     expect(
       (await q('SELECT version FROM hedge.schema_migrations ORDER BY version')).rows.map((row) => row.version),
-    ).toEqual([1, 2, 3, 4, 5]);
+    ).toEqual([1, 2, 3, 4, 5, 6]);
     const made = await journal.begin(fields());
     expect(made).toMatchObject({ seq: 3, revision: 1 });
     expect(await journal.update('a_old000000001', { outcome: 'unknown' })).toMatchObject({

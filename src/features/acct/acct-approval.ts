@@ -74,8 +74,10 @@ export async function decide(ctx: Ports, seq: number, reject: string | undefined
   const [added] = await appendRecords(
     ctx,
     'approval',
+    // Every record: the one decided may be a market's rates corrected.
+    'all',
     (records, author) => {
-      const target = records[seq - 1];
+      const target = records.find((record) => record.seq === seq);
       if (!target)
         throw new UsageError(`RECORD: no record ${seq} is recorded; expected a number hedge acct log gives.`);
       const state = approvals(records);
@@ -113,6 +115,8 @@ export async function setPolicy(ctx: Ports, fourEyes: boolean, by?: string) {
   const added = await appendRecords(
     ctx,
     'policy',
+    // Every record: what four eyes holds includes corrected rates.
+    'all',
     (records) => {
       const state = approvals(records);
       const problem = pendingProblem(state, 'policy', '--four-eyes');

@@ -25,13 +25,14 @@ import {
   entityOf,
   functionalCurrency,
   occurrenceTarget,
+  ratesOf,
   readState,
   recorded,
   type AcctPorts,
   type Close,
   type Recorded,
 } from './acct.js';
-import { appendRecords, recordsElsewhere, type AcctRecord } from './acct-store.js';
+import { appendRecords, recordsElsewhere, type AcctRecord, type RatesNeeded } from './acct-store.js';
 import { awaitsSaid, heldOf, pendingProblem } from './acct-approval.js';
 import type { JsonObject } from '../../core/objects.js';
 
@@ -510,27 +511,49 @@ export function entityBooks(state: Recorded, entity: string | undefined): Record
 const closeEntity = (state: Recorded, close: { entity?: string }) =>
   close.entity ?? [...state.entities.values()].find((each) => each.default)?.code;
 
+/** The rates the relationships gathered are valued from up to `until`: of each one's market, the years from its
+ * designation to `until`'s; a desk's from its first hedge's opening (if earlier) and on to today's, as the latest
+ * carry recorded of each of its hedges counts; of one valued from a file, its quote alone. */
+function ratesValuing(state: Recorded, inputs: ReadonlyMap<string, Input>, until: string, today: string): RatesNeeded {
+  const yearOf = (day: string) => Number(day.slice(0, 4));
+  return () =>
+    [...inputs.values()].map(({ id, desk, lines }) => {
+      const rel = state.relationships.get(id)!.relationship;
+      const opened = desk?.hedges.map((hedge) => utcDay(hedge.openedMs)) ?? [];
+      const from = yearOf([rel.designated_at, ...opened].sort()[0]);
+      const to = lines ? from - 1 : yearOf(desk ? today : until);
+      return {
+        market: rel.market,
+        years: Array.from({ length: Math.max(0, to - from + 1) }, (_, at) => `${from + at}`),
+      };
+    });
+}
+
 /** The books over a range, as `test`, `reserve` and `journal` print them: up to its last day, or today (the books'
  * today); a range wholly in closed months is printed as posted, nothing computed. One entity's books at a time. */
 export async function booksFor(ctx: LedgerPorts, request: BooksRequest) {
-  const all = await readState(ctx);
+  // The relationships first; the rates they are valued from once their hedges are read.
+  const all = await readState(ctx, ratesOf());
   const waiting = request.id !== undefined && pendingProblem(all.approval, request.id, 'id');
   if (waiting && !all.relationships.has(request.id!)) throw new UsageError(waiting);
   const entity = entityAsked(all, request.id, request.entity);
-  const state = entityBooks(all, entity);
-  if (request.id === undefined ? !state.relationships.size : !state.relationships.has(request.id))
+  const books = entityBooks(all, entity);
+  if (request.id === undefined ? !books.relationships.size : !books.relationships.has(request.id))
     throw new UsageError(
       `id: ${request.id === undefined ? `no relationship is designated yet${entity === undefined ? '' : ` in ${entity}'s books`}` : `no relationship ${request.id} is designated`}; record one with hedge acct designate FILE.${all.relationships.size ? '' : await recordsElsewhere(ctx)}`,
     );
   const today = await booksToday(ctx);
   const until = request.to === undefined || request.to > today ? today : request.to;
   // A range wholly in closed months is printed as posted: nothing is valued (its adjustments fall after it).
-  const closedWhole = until <= closedTo(state.closes);
+  const closedWhole = until <= closedTo(books.closes);
   const { inputs, failed } = closedWhole
     ? { inputs: new Map<string, Input>(), failed: [] }
-    : await gather(ctx, state, request, until);
-  const books = await ledger(ctx, state, inputs, request, until);
-  return { ...books, failed: [...failed, ...books.failed], closedWhole, state, entity };
+    : await gather(ctx, books, request, until);
+  const state = inputs.size
+    ? entityBooks(await readState(ctx, ratesValuing(books, inputs, until, today)), entity)
+    : books;
+  const printed = await ledger(ctx, state, inputs, request, until);
+  return { ...printed, failed: [...failed, ...printed.failed], closedWhole, state, entity };
 }
 
 /** `2026-11`, `2026-Q4` or `2026`: its months, each with its first and last day. */
@@ -591,7 +614,8 @@ export async function closeMonths(
   values: ReadonlyMap<string, string>,
   { entity: asked, by }: { entity?: string; by?: string } = {},
 ) {
-  const all = await readState(ctx);
+  // What is refused before the server is read needs no rate: the rates are read once, under the hold.
+  const all = await readState(ctx, ratesOf());
   const entity = entityAsked(all, undefined, asked);
   const state = entityBooks(all, entity);
   const today = await booksToday(ctx);
@@ -605,6 +629,7 @@ export async function closeMonths(
   const added = await appendRecords(
     ctx,
     'close',
+    ratesValuing(state, inputs, period.to, today),
     async (records) => {
       let held = entityBooks(recorded((before = records)), entity);
       const months = monthsToClose(held, period, entity);

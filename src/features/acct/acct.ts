@@ -12,7 +12,16 @@ import { readHistoryRecord } from '../../platform/api/wire/fields.js';
 import { readDeal } from '../book/deal.js';
 import { recordStanding } from '../book/book.js';
 import { walkHistory } from '../report/report.js';
-import { appendRecords, madeBy, noKeyConfigured, readRecords, type AcctRecord } from './acct-store.js';
+import {
+  appendRecords,
+  madeBy,
+  noKeyConfigured,
+  ratesMarketOf,
+  readRecords,
+  type AcctRecord,
+  type RatesNeeded,
+  type RatesOf,
+} from './acct-store.js';
 import { approvals, awaitsSaid, heldOf, pendingProblem } from './acct-approval.js';
 import type { Entity, RatesFileRow, Relationship } from './acct-files.js';
 import {
@@ -103,7 +112,7 @@ export function recorded(records: readonly AcctRecord[]) {
         designation.events.push(body as never);
         events.set(record.seq, { designation, event: body as never });
       }
-    } else if (record.kind === 'rates' || body.of === 'rates') {
+    } else if (ratesMarketOf(record) !== undefined) {
       // A correction stands in for what it corrects from then on; the record it corrects stays as it was.
       const market = rates.get(body.market) ?? { quote: body.quote, rows: new Map() };
       // A correction restating every date under a new quote says it.
@@ -129,8 +138,15 @@ export function recorded(records: readonly AcctRecord[]) {
 }
 export type Recorded = ReturnType<typeof recorded>;
 
-/** What the environment's records say. */
-export const readState = async (ctx: Parameters<typeof readRecords>[0]) => recorded(await readRecords(ctx));
+/** What the environment's records say, of the rates those `rates` names. */
+export const readState = async (ctx: Parameters<typeof readRecords>[0], rates: RatesNeeded) =>
+  recorded(await readRecords(ctx, rates));
+
+/** Only the rates named (a market's whole, or of some years) beside every other record. */
+export const ratesOf =
+  (...rates: RatesOf[]): RatesNeeded =>
+  () =>
+    rates;
 
 /** A decimal given as text, exactly; none for none (or an empty cell). */
 const exactOf = (text: string | undefined) => (text ? exact(text) : undefined);
@@ -274,9 +290,11 @@ export async function designate(
       `instrument.currency: ${instrument.currency} is not the hedged item's currency (${relationship.hedged_item.currency}); expected the currency the forward delivers.`,
     );
   let before: readonly AcctRecord[] = [];
+  // Its market's quote, of the rates: the books' currency.
   const [record] = await appendRecords(
     ctx,
     'designation',
+    ratesOf({ market, years: [] }),
     (records) => {
       before = records;
       const state = recorded(records);
@@ -491,6 +509,7 @@ export async function recordEvent(
   const added = await appendRecords(
     ctx,
     correction ? 'correction' : 'event',
+    ratesOf(),
     (records) => eventBodies((state = recorded((before = records))), records, event, option, correction),
     { by },
   );
@@ -519,7 +538,7 @@ function eventBodies(
   // A correction is judged against the life without the event it replaces.
   let before = found;
   if (correction) {
-    const target = records[correction.record - 1];
+    const target = records.find((record) => record.seq === correction.record);
     if (target?.kind !== 'event' || target.body.relationship_id !== event.relationship_id)
       throw new UsageError(
         `--correct: record ${correction.record} is not an event of ${event.relationship_id}; expected the number hedge acct log ${event.relationship_id} gives it.`,
@@ -665,9 +684,18 @@ export function lifeOf({ relationship: rel, events }: Designation) {
  * holds is decided before the next. Returns how many were added, and the records four eyes holds. */
 export async function declareEntities(ctx: AcctPorts, given: readonly Entity[], by?: string) {
   let before: readonly AcctRecord[] = [];
-  const made = await appendRecords(ctx, 'entity', (records) => entityBodies(recorded((before = records)), given), {
-    by,
-  });
+  // Of the rates, the quotes of the relationships that name no entity: their books' currency, where they name none.
+  const quotes: RatesNeeded = (others) =>
+    [...recorded(others).relationships.values()].flatMap(({ relationship: rel }) =>
+      rel.entity === undefined ? [{ market: rel.market, years: [] }] : [],
+    );
+  const made = await appendRecords(
+    ctx,
+    'entity',
+    quotes,
+    (records) => entityBodies(recorded((before = records)), given),
+    { by },
+  );
   return { added: made.length, held: heldOf(before, made) };
 }
 
@@ -753,9 +781,13 @@ export async function recordRates(
 ) {
   let added = 0;
   let before: readonly AcctRecord[] = [];
+  // A day's rate is checked against those of its year; a file's, against the market's whole (a new quote restates
+  // every date).
+  const years = [...new Set(rows.map((row) => row.date.slice(0, 4)))];
   const made = await appendRecords(
     ctx,
     correct === undefined ? 'rates' : 'correction',
+    ratesOf(record ? { market, years } : market),
     (records) => {
       const state = recorded((before = records));
       // A correction waiting for approval is decided before another is made of the same market.

@@ -5,6 +5,7 @@ import {
   declareEntities,
   designationOf,
   entityOf,
+  ratesOf,
   readState,
   standingOf,
   type AcctPorts,
@@ -26,7 +27,7 @@ export type Options = Pick<
 
 export const list = {
   async run(ctx: Options, { options }: In<'ACCT_LIST'>) {
-    const all = await readState(ctx);
+    const all = await readState(ctx, ratesOf());
     ctx.rememberForCompletion({ relationships: [...all.relationships.keys()] });
     // Every entity's relationships, each in its own currency (nothing is summed), or one entity's books.
     const asked = options.entity === undefined ? undefined : entityAsked(all, undefined, options.entity);
@@ -85,7 +86,7 @@ export const list = {
 
 export const show = {
   async run(ctx: Options, { args, options }: In<'ACCT_SHOW'>) {
-    const { relationships, approval } = await readState(ctx);
+    const { relationships, approval } = await readState(ctx, ratesOf());
     const waiting = approval.pending.find((record) => record.kind === 'designation' && subjectOf(record) === args.id);
     if (waiting) ctx.output.warn(`${args.id}: ${heldNote([waiting.seq])}`);
     const designation = relationships.get(args.id) ?? (waiting && designationOf(waiting));
@@ -113,7 +114,7 @@ export const entities = {
       );
       return;
     }
-    const { entities, approval } = await readState(ctx);
+    const { entities, approval } = await readState(ctx, ratesOf());
     // A declaration four eyes holds is listed with its record: it counts once approved.
     const rows = [
       ...[...entities.values()].map((entity) => ({ ...entity, status: 'declared' })),

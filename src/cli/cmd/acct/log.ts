@@ -8,7 +8,7 @@ import { LOG_FIELDS } from '../../../features/acct/acct-view.js';
 export type Options = Pick<CommandContext, 'credentials' | 'env' | 'journal' | 'journalChoice' | 'output'>;
 
 export async function run(ctx: Options, { args }: In<'ACCT_LOG'>) {
-  const records = await readRecords(ctx);
+  const records = await readRecords(ctx, 'all');
   const state = approvals(records);
   const rows = records.flatMap((record) => {
     const entry = logEntry(record, records, state);

@@ -15,6 +15,7 @@ import {
   marketPair,
   nearServerPrice,
   parseQuote,
+  ratesOf,
   readState,
   recordRates,
   serverOf,
@@ -123,7 +124,7 @@ export async function run(ctx: Options, { args, options }: In<'ACCT_RATES'>) {
 
 /** What is recorded of a market: a row a date, with its source. */
 async function listRates(ctx: Options, market: string) {
-  const state = await readState(ctx);
+  const state = await readState(ctx, ratesOf(market));
   const rates = state.rates.get(market);
   const rows = [...(rates?.rows.values() ?? [])]
     .sort((a, b) => a.date.localeCompare(b.date))
@@ -136,6 +137,6 @@ async function listRates(ctx: Options, market: string) {
       at: row.at ?? null,
     }));
   return ctx.output.list(rows, RATE_FIELDS, {
-    empty: `No rate of ${market} is recorded; import them (hedge acct rates FILE --market ${market} --quote "…") or record today's (hedge acct rates --record --market ${market}).${state.rates.size || state.relationships.size ? '' : await recordsElsewhere(ctx)}`,
+    empty: `No rate of ${market} is recorded; import them (hedge acct rates FILE --market ${market} --quote "…") or record today's (hedge acct rates --record --market ${market}).${rows.length || (await readState(ctx, 'all')).rates.size || state.relationships.size ? '' : await recordsElsewhere(ctx)}`,
   });
 }

@@ -614,6 +614,18 @@ CREATE INDEX entries_rolled ON hedge.entries ((entry#>>'{context,rolled_hedge_id
 CREATE INDEX entries_side ON hedge.entries (side, created_at);
 `,
   },
+  {
+    // Version 6: the accounting records read by parts (every record but rates, a market's rates of a year or of
+    // several): each record's part, and the parts' digests in the head; an older hedge's rows are given theirs by the
+    // next append.
+    version: 6,
+    description: 'accounting records read by parts',
+    sql: `
+ALTER TABLE hedge.acct_records ADD COLUMN part text;
+CREATE INDEX acct_records_part ON hedge.acct_records (store, part, seq);
+ALTER TABLE hedge.acct_heads ADD COLUMN parts text;
+`,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)!.version;

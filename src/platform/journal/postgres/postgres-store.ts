@@ -99,22 +99,47 @@ FROM hedge.keeper_heartbeats WHERE scope = $1`;
 const HEARTBEAT_QUERY_TIMEOUT_MS = 5_000;
 
 /** An accounting store's head and, unless they pass `$2` bytes (what its reader accepts), its records' lines in seq
- * order, in one statement: one snapshot, so the head and the records are the same transaction's. */
+ * order (each ending in a newline), in one statement: one snapshot, so the head and the records are the same
+ * transaction's. */
 const ACCT_READ_SQL = `
 SELECT (SELECT json_build_object('count', count, 'hash', hash) FROM hedge.acct_heads WHERE store = $1) AS head,
   r.bytes::text AS bytes,
-  CASE WHEN r.bytes <= $2 THEN (SELECT string_agg(line, E',\n' ORDER BY seq) FROM hedge.acct_records WHERE store = $1) END AS lines
-FROM (SELECT coalesce(sum(octet_length(line) + 2), 0) AS bytes FROM hedge.acct_records WHERE store = $1) r`;
+  CASE WHEN r.bytes <= $2 THEN (SELECT string_agg(line || E'\n', '' ORDER BY seq) FROM hedge.acct_records WHERE store = $1) END AS lines
+FROM (SELECT coalesce(sum(octet_length(line) + 1), 0) AS bytes FROM hedge.acct_records WHERE store = $1) r`;
 
-/** Records `$3` numbered on from `$2` + 1: a seq another writer took is a unique violation, and nothing is recorded. */
+/** An accounting store's head with its parts, how many records it holds and the one its head names last, in one
+ * statement (one snapshot). */
+const ACCT_HEAD_READ_SQL = `
+SELECT h.count::text AS count, h.hash, h.parts,
+  (SELECT count(*) FROM hedge.acct_records r WHERE r.store = $1)::text AS held,
+  (SELECT line FROM hedge.acct_records r WHERE r.store = $1 AND r.seq = h.count) AS last
+FROM hedge.acct_heads h WHERE h.store = $1`;
+
+/** The lines of the parts `$2` among the store's first `$3` records, each part's unless they pass `$4` bytes. */
+const ACCT_PARTS_SQL = `
+SELECT p.part, p.bytes::text AS bytes,
+  CASE WHEN p.bytes <= $4 THEN (SELECT string_agg(line || E'\n', '' ORDER BY seq) FROM hedge.acct_records r
+    WHERE r.store = $1 AND r.part = p.part AND r.seq <= $3) END AS lines
+FROM (SELECT part, sum(octet_length(line) + 1) AS bytes FROM hedge.acct_records
+  WHERE store = $1 AND part = ANY($2) AND seq <= $3 GROUP BY part) p`;
+
+/** Records `$3` (their parts `$4`) numbered on from `$2` + 1: a seq another writer took is a unique violation, and
+ * nothing is recorded. */
 const ACCT_INSERT_SQL = `
-INSERT INTO hedge.acct_records (store, seq, line)
-SELECT $1, $2::bigint + n, line FROM unnest($3::text[]) WITH ORDINALITY AS added(line, n)`;
+INSERT INTO hedge.acct_records (store, seq, line, part)
+SELECT $1, $2::bigint + n, line, part FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS added(line, part, n)`;
 
-/** The head moved on, only from the count the writer read (`$4`): 0 rows when another moved it meanwhile. */
+/** Each record's part (`$2`, from the first), where it has another or none (an older hedge's rows). */
+const ACCT_PARTS_SET_SQL = `
+UPDATE hedge.acct_records r SET part = t.part FROM unnest($2::text[]) WITH ORDINALITY AS t(part, seq)
+WHERE r.store = $1 AND r.seq = t.seq AND r.part IS DISTINCT FROM t.part`;
+
+/** The head moved on, with its parts, only from the count the writer read (`$4`): 0 rows when another moved it
+ * meanwhile. */
 const ACCT_HEAD_SQL = `
-INSERT INTO hedge.acct_heads AS h (store, count, hash) VALUES ($1, $2, $3)
-ON CONFLICT (store) DO UPDATE SET count = EXCLUDED.count, hash = EXCLUDED.hash WHERE h.count = $4::bigint
+INSERT INTO hedge.acct_heads AS h (store, count, hash, parts) VALUES ($1, $2, $3, $5)
+ON CONFLICT (store) DO UPDATE SET count = EXCLUDED.count, hash = EXCLUDED.hash, parts = EXCLUDED.parts
+  WHERE h.count = $4::bigint
 RETURNING store`;
 
 /** What `hedge journal migrate` did with one local entry. */
@@ -229,14 +254,49 @@ function postgresAcctRecords(locker: PostgresSessions) {
       );
       return { head: row.head ?? undefined, bytes: Number(row.bytes), lines: row.lines ?? undefined };
     },
-    /** `lines` after the `count` records read, and the head past them, in one transaction: all or none. */
-    async append(store: string, count: number, lines: string[], hash: string) {
+    /** The head, the parts it describes (none: an older hedge's), how many records there are and the last one's line. */
+    async readHead(store: string) {
+      const [row] = await locker.query<{
+        count: string;
+        hash: string;
+        parts: string | null;
+        held: string;
+        last: string | null;
+      }>({ text: ACCT_HEAD_READ_SQL, values: [store] }, 'reading the accounting records');
+      return (
+        row && {
+          count: Number(row.count),
+          hash: row.hash,
+          parts: row.parts ?? undefined,
+          held: Number(row.held),
+          last: row.last ?? undefined,
+        }
+      );
+    },
+    /** The lines of each part named among the first `count` records (none for a part past `maxBytes`). */
+    async readParts(store: string, parts: readonly string[], count: number, maxBytes: number) {
+      const rows = await locker.query<{ part: string; bytes: string; lines: string | null }>(
+        { text: ACCT_PARTS_SQL, values: [store, parts, count, maxBytes] },
+        'reading the accounting records',
+      );
+      return rows.map((row) => ({ part: row.part, bytes: Number(row.bytes), lines: row.lines ?? undefined }));
+    },
+    /** `lines` after the `count` records read, and the head past them, in one transaction: all or none; with the parts
+     * of the lines and those the head describes (`reparted`: every record's part, given again). */
+    async append(
+      store: string,
+      count: number,
+      lines: string[],
+      hash: string,
+      parts?: { of: string[]; described: string; reparted?: string[] },
+    ) {
       const data = locker.statementsOn(await locker.data());
       let doing = 'recording the accounting records; nothing was recorded';
       try {
         await data('BEGIN');
-        await data(ACCT_INSERT_SQL, [store, count, lines]);
-        const moved = await data(ACCT_HEAD_SQL, [store, count + lines.length, hash, count]);
+        if (parts?.reparted) await data(ACCT_PARTS_SET_SQL, [store, parts.reparted]);
+        await data(ACCT_INSERT_SQL, [store, count, lines, parts?.of ?? lines.map(() => null)]);
+        const moved = await data(ACCT_HEAD_SQL, [store, count + lines.length, hash, count, parts?.described ?? null]);
         if (moved.rowCount !== 1) throw new Error(`another writer moved the head of "${store}" meanwhile`);
         doing = 'committing the accounting records; whether they were recorded is unknown: `hedge acct log` shows';
         await data('COMMIT');
