@@ -549,9 +549,11 @@ export async function booksFor(ctx: LedgerPorts, request: BooksRequest) {
   const { inputs, failed } = closedWhole
     ? { inputs: new Map<string, Input>(), failed: [] }
     : await gather(ctx, books, request, until);
-  const state = inputs.size
-    ? entityBooks(await readState(ctx, ratesValuing(books, inputs, until, today)), entity)
-    : books;
+  // Books printed as posted still say each market's quote.
+  const quotes: RatesNeeded = () =>
+    [...books.relationships.values()].map(({ relationship: rel }) => ({ market: rel.market, years: [] }));
+  const rates = inputs.size ? ratesValuing(books, inputs, until, today) : quotes;
+  const state = entityBooks(await readState(ctx, rates), entity);
   const printed = await ledger(ctx, state, inputs, request, until);
   return { ...printed, failed: [...failed, ...printed.failed], closedWhole, state, entity };
 }
