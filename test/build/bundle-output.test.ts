@@ -100,7 +100,10 @@ async function outputsOf(cli: string, name: string) {
   ];
   const spec = join(work.path, `runs-${name}.json`);
   writeFileSync(spec, JSON.stringify(lines.map(([line, env]) => ({ args: line.split(' ').filter(Boolean), env }))));
-  const ran = await run(process.execPath, [driver, pathToFileURL(cli).href, spec], { cwd: work.path });
+  // The simulator (and its folder) is done with once the runs are: stopped whatever they did.
+  const ran = await run(process.execPath, [driver, pathToFileURL(cli).href, spec], { cwd: work.path }).finally(
+    simulator.close,
+  );
   expect(ran.code, ran.stderr).toBe(0);
   const results: Array<{ args: string; code: number; stdout: string; stderr: string }> = JSON.parse(
     readFileSync(spec, 'utf8'),
