@@ -69,15 +69,17 @@ export const booksSaid = ({ kind, body }: Pick<AcctRecord, 'kind' | 'body'>) =>
 type Ports = Parameters<typeof appendRecords>[0];
 
 /** Approves a pending record (another person than its maker only), or rejects it (`reject`: why; the maker may withdraw
- * their own): an approval record naming it by number and hash, and a close's by the entity whose books it closes. */
+ * their own): an approval record naming it by number and hash, and a close's by the entity whose books it closes.
+ * Returns the approval record and the record it decides. */
 export async function decide(ctx: Ports, seq: number, reject: string | undefined, by: string | undefined) {
+  let target: AcctRecord | undefined;
   const [added] = await appendRecords(
     ctx,
     'approval',
     // Every record: the one decided may be a market's rates corrected.
     'all',
     (records, author) => {
-      const target = records.find((record) => record.seq === seq);
+      target = records.find((record) => record.seq === seq);
       if (!target)
         throw new UsageError(`RECORD: no record ${seq} is recorded; expected a number hedge acct log gives.`);
       const state = approvals(records);
@@ -107,25 +109,27 @@ export async function decide(ctx: Ports, seq: number, reject: string | undefined
     },
     { by },
   );
-  return added;
+  return { added, target: target! };
 }
 
-/** Turns four eyes on (at once) or off (pending, while it is on: another person approves that too). */
+/** Turns four eyes on (at once) or off (pending, while it is on: another person approves that too). Returns the policy
+ * record made (none when it was so already) and every record after it. */
 export async function setPolicy(ctx: Ports, fourEyes: boolean, by?: string) {
+  let before: readonly AcctRecord[] = [];
   const added = await appendRecords(
     ctx,
     'policy',
     // Every record: what four eyes holds includes corrected rates.
     'all',
     (records) => {
-      const state = approvals(records);
+      const state = approvals((before = records));
       const problem = pendingProblem(state, 'policy', '--four-eyes');
       if (problem) throw new UsageError(problem);
       return state.fourEyes === fourEyes ? [] : [{ four_eyes: fourEyes }];
     },
     { by },
   );
-  return added[0];
+  return { made: added.at(0), records: [...before, ...added] };
 }
 
 /** The numbers of the records among `added` (appended after `before`) that four eyes holds pending (a quarter's close

@@ -25,6 +25,7 @@ import {
   entityOf,
   functionalCurrency,
   occurrenceTarget,
+  quotesOf,
   ratesOf,
   readState,
   recorded,
@@ -550,9 +551,9 @@ export async function booksFor(ctx: LedgerPorts, request: BooksRequest) {
     ? { inputs: new Map<string, Input>(), failed: [] }
     : await gather(ctx, books, request, until);
   // Books printed as posted still say each market's quote.
-  const quotes: RatesNeeded = () =>
-    [...books.relationships.values()].map(({ relationship: rel }) => ({ market: rel.market, years: [] }));
-  const rates = inputs.size ? ratesValuing(books, inputs, until, today) : quotes;
+  const rates = inputs.size
+    ? ratesValuing(books, inputs, until, today)
+    : ratesOf(...quotesOf(books.relationships.values()));
   const state = entityBooks(await readState(ctx, rates), entity);
   const printed = await ledger(ctx, state, inputs, request, until);
   return { ...printed, failed: [...failed, ...printed.failed], closedWhole, state, entity };

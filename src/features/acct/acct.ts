@@ -148,6 +148,10 @@ export const ratesOf =
   () =>
     rates;
 
+/** Of the rates, the quotes alone of the markets the relationships given are on: the currency their books are in. */
+export const quotesOf = (designations: Iterable<Designation>): RatesOf[] =>
+  [...designations].map(({ relationship: rel }) => ({ market: rel.market, years: [] }));
+
 /** A decimal given as text, exactly; none for none (or an empty cell). */
 const exactOf = (text: string | undefined) => (text ? exact(text) : undefined);
 
@@ -686,8 +690,8 @@ export async function declareEntities(ctx: AcctPorts, given: readonly Entity[], 
   let before: readonly AcctRecord[] = [];
   // Of the rates, the quotes of the relationships that name no entity: their books' currency, where they name none.
   const quotes: RatesNeeded = (others) =>
-    [...recorded(others).relationships.values()].flatMap(({ relationship: rel }) =>
-      rel.entity === undefined ? [{ market: rel.market, years: [] }] : [],
+    quotesOf(
+      [...recorded(others).relationships.values()].filter(({ relationship }) => relationship.entity === undefined),
     );
   const made = await appendRecords(
     ctx,

@@ -19,8 +19,7 @@ export const approve = {
     const reason = options.reason?.trim();
     if (options.reject && !reason) throw new UsageError('--reject: needs its --reason ("the amount is wrong").');
     if (reason !== undefined && !options.reject) throw new UsageError('--reason: goes with --reject only.');
-    const added = await decide(ctx, seq, options.reject ? reason : undefined, options.by);
-    const target = (await readRecords(ctx, 'all')).find((record) => record.seq === seq)!;
+    const { added, target } = await decide(ctx, seq, options.reject ? reason : undefined, options.by);
     const what = `record ${seq} (${target.kind} of ${subjectOf(target)}${booksSaid(target)}, by ${madeBy(target)})`;
     ctx.output.document({ seq: added.seq, ...added.body, by: added.by }, () =>
       ctx.output.note(
@@ -39,8 +38,9 @@ export const policy = {
     const wanted = options.fourEyes;
     if (wanted !== undefined && wanted !== 'on' && wanted !== 'off')
       throw new UsageError('--four-eyes: expected on or off.');
-    const made = wanted === undefined ? undefined : await setPolicy(ctx, wanted === 'on', options.by);
-    const state = approvals(await readRecords(ctx, 'all'));
+    const set = wanted === undefined ? undefined : await setPolicy(ctx, wanted === 'on', options.by);
+    const made = set?.made;
+    const state = approvals(set?.records ?? (await readRecords(ctx, 'all')));
     const pending = state.pending.map((record) => ({
       seq: record.seq,
       kind: record.kind,
