@@ -702,7 +702,7 @@ describe("a write's proof over every view, and a resume's reconcile on the same 
     expect(verdictOf(judged(views({ records: [], ended: ['a', 'b'] })), close)).toBe('landed');
   });
 
-  it("an add or a reduce whose side every view shows flat, though it would not close it, is judged by its hedge's record: carrying it, landed; at its figure before, it ended first; otherwise, or unread, cannot be told", () => {
+  it("an add or a reduce whose side every view shows flat, though it would not close it, is judged by its hedge's record: carrying it, landed; at its figure before, it ended first; otherwise, unread, or with another change of the side known since, cannot be told", () => {
     for (const kind of ['add', 'reduce'] as const) {
       const expected = { ...expectedOf(kind), hedgeId: 'a' };
       const after = kind === 'add' ? BEFORE + CHANGE : BEFORE - CHANGE;
@@ -711,6 +711,10 @@ describe("a write's proof over every view, and a resume's reconcile on the same 
       expect(verdictOf(flat, expected, { ...filled('a', 77), status: 'closed' })).toBe('ended-untold');
       expect(verdictOf(flat, expected, null)).toBe('ended-untold');
       expect(verdictOf(flat, expected)).toBe('asks hedge');
+      // Another change of the side known since: the record's figure may be both netting out, or the other alone.
+      const changed = { ...expected, changedSince: true };
+      for (const figure of [BEFORE, after])
+        expect(verdictOf(flat, changed, { ...filled('a', figure), status: 'closed' })).toBe('ended-untold');
     }
     // A reduce of about the whole side closes it: flat is its landing, no record needed.
     expect(verdictOf(flat, { kind: 'reduce', before: BEFORE, changeUsd: BEFORE })).toBe('landed');

@@ -102,6 +102,29 @@ describe.concurrent('one change in flight per side', () => {
       expect(lastJson(result.stderr).error).toMatchObject({ code: 'not_applied' });
       expect([simulator.active('buy'), simulator.hedges()[0].notionalUsd]).toEqual([[], 1_000]);
     }));
+  it("a reduce beside a colleague's add of the same amount cut off in flight, on a side that then settles: the hedge's record back at its old figure proves nothing — exit 12, never 'did not happen'", () =>
+    withSimulator({ fillDelayMs: 20_000, stepped: true }, async (simulator) => {
+      ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --no-wait'));
+      // Ninety seconds before the hedge matures: the add and the reduce are sent and land in it, the settlement ends it.
+      simulator.advance(24 * HOUR - 90_000);
+      // The colleague's add is accepted, every answer to it lost: the journal has it unresolved; it lands 20 s later.
+      simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
+      exits(await simulator.hedge('add USDTNGN buy 250 --json'), 5);
+      simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
+      const result = exits(await simulator.hedge('reduce USDTNGN buy 250 --json'), 12);
+      expect(lastJson(result.stderr).error.code).not.toBe('not_applied');
+      // The server's own state: both landed (1,000 + 250 − 250) before the hedge settled, after the reduce was accepted.
+      // The server's own state: it acted on the reduce's key once; both changes landed (1,000 + 250 − 250) before the
+      // hedge settled, the reduce's fill delay after the server acted on it.
+      const reduce = (await journalEntries(simulator)).find((entry) => entry.command === 'reduce');
+      const acted = Object.entries(simulator.sandbox.engine.state.idempotency).filter(([scope]) =>
+        scope.endsWith(`:${reduce?.idempotency_key}`),
+      );
+      const [hedge] = simulator.hedges();
+      expect([acted.length, hedge.closeReason, hedge.notionalUsd]).toEqual([1, 'settled', 1_000]);
+      expect(hedge.closedAtMs! - acted[0][1].createdAtMs).toBeGreaterThanOrEqual(20_000);
+      expect(reduce?.outcome).toBe('unknown');
+    }));
 });
 
 describe.concurrent('resume reconciles first, on the server clock', () => {

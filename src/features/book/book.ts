@@ -256,6 +256,9 @@ export interface ExpectedChange {
   changeUsd?: number;
   hedgeId?: string;
   gone?: readonly string[];
+  /** Another change of the side is known since this one began that `before` does not count (the journal's): a hedge's
+   * figure at `before` or at the change's may be the two netting out, or the other one alone. */
+  changedSince?: boolean;
 }
 
 /** Whether a change of this kind moves its side by an amount (an add, a reduce): those add up (movedBefore). */
@@ -307,8 +310,9 @@ export type ChangeVerdict = {
  * only by hedges other than those it ended has landed (opened since), not while one it ended is still held. An add or
  * a reduce whose side every view shows flat, though the change would not close it, is judged by its hedge's own record
  * (`ended`; null: it cannot be read; undefined: not read, asked for): carrying the change, it landed and ended since;
- * at its figure before the change, it ended first and the change never happened (`ended-first`); otherwise whether it
- * happened before the side ended cannot be told (`ended-untold`). */
+ * at its figure before the change, it ended first and the change never happened (`ended-first`); otherwise, or with
+ * another change of the side known since (`changedSince`), whether it happened before the side ended cannot be told
+ * (`ended-untold`). */
 export function changeVerdict(book: SideBook, expected: ExpectedChange, ended?: HedgeRecord | null): ChangeVerdict {
   const holds = sideHolds(book);
   if (holds.holds === 'cannot-tell') return { verdict: 'cannot-tell', evidence: holds.why };
@@ -344,6 +348,11 @@ export function changeVerdict(book: SideBook, expected: ExpectedChange, ended?: 
     holds.holds === 'flat' &&
     !expectedAfterChange(kind, before, changeUsd).closes
   ) {
+    if (expected.changedSince)
+      return {
+        verdict: 'ended-untold',
+        evidence: 'another change of the side is known since, so its figure proves nothing',
+      };
     const usd = ended?.notionalUsd;
     const seen = ended ? notionalVerdict(usd, before, after) : 'cannot-tell';
     if (seen === 'landed')

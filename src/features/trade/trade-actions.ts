@@ -703,7 +703,10 @@ function unproven(t: TradeAction, expected: ExpectedChange, seen: Seen | undefin
 /** The prove stage of every kind: the side's views (records, positions line, the history where they disagree) read at
  * the polling cadence within the write's bound until the side model's proof of the expected change ends the wait; past
  * the bound, the last proof says why. Records that may be cut are no proof either way, and reading again tells no more. */
-async function prove(t: TradeAction, expected: ExpectedChange, label: string, startedAt: number) {
+async function prove(
+  t: TradeAction,
+  { expected, label, startedAt, changedSince }: Pick<Proving, 'expected' | 'label' | 'startedAt' | 'changedSince'>,
+) {
   const { ports, client, market, side } = t;
   const named = KINDS[t.kind].names && expected.hedgeId ? [expected.hedgeId] : undefined;
   const seen = await pollUntil(ports, {
@@ -715,8 +718,12 @@ async function prove(t: TradeAction, expected: ExpectedChange, label: string, st
       const book = readableBook(await views.book(market, side, named), market, side);
       if (book.recordsCut !== undefined) throw cutSide({ market, side }, book, false);
       let proof = changeVerdict(book, expected);
-      // Every view shows the side flat during a change that would not close it: its hedge's own record says more.
-      if (proof.asks) proof = changeVerdict(book, expected, recordOf(await readHedge(t, expected.hedgeId)));
+      // Every view shows the side flat during a change that would not close it: its hedge's own record says more,
+      // unless another change of the side is known since (its figure then proves nothing).
+      if (proof.asks) {
+        const [hedge, changed] = await Promise.all([readHedge(t, expected.hedgeId), changedSince?.()]);
+        proof = changeVerdict(book, { ...expected, changedSince: changed }, recordOf(hedge));
+      }
       return { book, positions: views.positions, proof };
     },
     isDone: ({ proof }) => VERDICTS[proof.verdict].ends,
@@ -733,10 +740,16 @@ async function prove(t: TradeAction, expected: ExpectedChange, label: string, st
 async function waitFor(
   t: TradeAction,
   answer: SubmittedAction,
-  context: { startedAt: number; before?: JsonObject; kept?: TradeKept; sentEarlier?: boolean },
+  context: {
+    startedAt: number;
+    before?: JsonObject;
+    kept?: TradeKept;
+    sentEarlier?: boolean;
+    changedSince?: () => Promise<boolean>;
+  },
 ) {
   const { kind, market, side, hedgeCommand } = t;
-  const { startedAt, before = {}, kept = {}, sentEarlier } = context;
+  const { startedAt, before = {}, kept = {}, sentEarlier, changedSince } = context;
   const of = KINDS[kind];
   const expected = expectedOf(t, before, answer.hedge_id) ?? (of.ends ? { kind, before: 0 } : undefined);
   if (!expected)
@@ -752,7 +765,7 @@ async function waitFor(
   // waits for.
   const { order_tx_hash: hash } = answer;
   const label = `${sentEarlier ? 'Sent earlier:' : 'Submitted'} ${of.names ? answer.hedge_id! : kind}${typeof hash === 'string' && hash ? ` (tx ${shortHash(hash)})` : ''}, waiting for ${of.waitsFor(t)}`;
-  return of.wait(t, { answer, before, kept, expected, label, startedAt });
+  return of.wait(t, { answer, before, kept, expected, label, startedAt, changedSince });
 }
 
 /** What a kind's wait is given: the answer, what was read before the send, the change it expects and its line. */
@@ -763,6 +776,8 @@ interface Proving {
   expected: ExpectedChange;
   label: string;
   startedAt: number;
+  /** Whether the journal knows another change of the side since it began that `before` does not count. */
+  changedSince?: () => Promise<boolean>;
 }
 
 /** An open's wait: its hedge record first (its fill shows there first; a failed one is its outcome), then the other
@@ -776,7 +791,7 @@ async function waitOpen(t: TradeAction, { answer, expected, label, startedAt }: 
       outcome: outcomeOf(t.kind, changeVerdict(reconcileSide([hedgeRecord(hedge)], undefined, 0), expected)),
     };
   // Its own record proves the open; the other views show the side after it, and one that cannot be read is said.
-  const seen = await prove(t, expected, label, startedAt).catch((error: unknown) => {
+  const seen = await prove(t, { expected, label, startedAt }).catch((error: unknown) => {
     if (error instanceof UnresolvedError || t.signal.aborted) throw error;
     t.notify({
       kind: 'not-seen-everywhere',
@@ -789,7 +804,7 @@ async function waitOpen(t: TradeAction, { answer, expected, label, startedAt }: 
 
 /** An add's, a reduce's or a close's wait: the one prove, then what its kind learned once the side showed it. */
 async function waitSide(t: TradeAction, proving: Proving) {
-  const seen = await prove(t, proving.expected, proving.label, proving.startedAt);
+  const seen = await prove(t, proving);
   return { ...(await KINDS[t.kind].learned!(t, proving, seen)), outcome: outcomeOf(t.kind, seen.proof) };
 }
 

@@ -22,6 +22,8 @@ import { safeText } from '../../core/security/safe-text.js';
 import { utcClock, utcDay } from '../../core/utc-text.js';
 import { formatSpan } from '../../core/duration.js';
 import { actionAge } from '../../core/server-clock.js';
+import { DEFAULT_WAIT_BOUND_MS } from '../../platform/config/wait-bound.js';
+import type { JsonObject } from '../../core/objects.js';
 import {
   heldError,
   makeIdempotencyKey,
@@ -198,24 +200,31 @@ async function refuseRecentRepeat({ ports, journal, match, own, action, checked 
   );
 }
 
+/** The baselines an entry's context records, which the side's changes since move. */
+const BASELINES = ['baseline_notional_usd', 'notional_usd'] as const;
+
 /** The entry's context with its side's baseline moved by every change of the side the journal knows landed since (the
- * side model adds them up), and the changes it cannot attribute (`uncertain`). */
+ * side model adds them up), and the changes it cannot attribute (`uncertain`): besides those begun since, one begun
+ * within a wait's bound before it and not resolved before it began (a killed run's, resumed or not) may have landed on
+ * either side of its read of the side. */
 export async function attributedContext({ journal, identity, own }: WriteRun, entry: JournalEntry) {
-  // The other changes of the side this account's journal knows began since.
-  const others = (await journal.list({ since: Date.parse(entry.created_at), side: sideOf(entry) })).filter(
+  const begun = Date.parse(entry.created_at);
+  // The other changes of the side this account's journal knows began since, or were under way when it began.
+  const others = (await journal.list({ since: begun - DEFAULT_WAIT_BOUND_MS, side: sideOf(entry) })).filter(
     (other) =>
       other.id !== entry.id &&
       !['planned', 'rejected', 'abandoned'].includes(other.outcome) &&
       // The entry is this account's (the key's choice matched it): so must its side's other changes be.
       sentBy(identity, other) &&
-      sideOf(other) === sideOf(entry),
+      sideOf(other) === sideOf(entry) &&
+      (Date.parse(other.created_at) >= begun || isUnresolved(other) || Date.parse(other.resolved_at ?? '') >= begun),
   );
   const uncertain: JournalEntry[] = [];
   const landed: Array<{ kind: 'add' | 'reduce'; changeUsd: number }> = [];
   for (const other of others) {
     const changeUsd = recordedUsd(bodyOf(other));
     const { command: kind } = other;
-    if (!own(other)) uncertain.push(other);
+    if (!own(other) || Date.parse(other.created_at) < begun) uncertain.push(other);
     else if (byAmount(kind) && hasLanded(other) && changeUsd !== undefined) landed.push({ kind, changeUsd });
     // A whole roll closed and re-opened the same notional.
     else if (
@@ -225,11 +234,18 @@ export async function attributedContext({ journal, identity, own }: WriteRun, en
       uncertain.push(other);
   }
   const context = entry.context && { ...entry.context };
-  for (const name of ['baseline_notional_usd', 'notional_usd']) {
+  for (const name of BASELINES) {
     const value = context?.[name];
     if (typeof value === 'number') context![name] = movedBefore(value, landed);
   }
   return { context, uncertain };
+}
+
+/** Whether another change of the side is known since the entry began that `before` (the baseline a wait compares with)
+ * does not count: one the journal cannot attribute, or one that landed since `before` was read or moved. */
+export async function changedSince(run: WriteRun, entry: JournalEntry, before: JsonObject | undefined) {
+  const { context, uncertain } = await attributedContext(run, entry);
+  return uncertain.length > 0 || BASELINES.some((name) => context?.[name] !== before?.[name]);
 }
 
 /** What the book shows of an earlier send under a run's key: landed (its answer followed, nothing sent again), or

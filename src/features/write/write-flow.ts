@@ -35,7 +35,14 @@ import { confirmOrStop, guardLiveAction, planHash, samePlan, sayMovedSinceAsked,
 import { utcIso } from '../../core/utc-text.js';
 import { formatSpan } from '../../core/duration.js';
 import { withoutUndefined, type JsonObject } from '../../core/objects.js';
-import { attributedContext, begunHere, chooseKey, reconcileEarlier, type Earlier } from './resume-repeat.js';
+import {
+  attributedContext,
+  begunHere,
+  changedSince,
+  chooseKey,
+  reconcileEarlier,
+  type Earlier,
+} from './resume-repeat.js';
 import {
   entryFields,
   heldError,
@@ -398,7 +405,7 @@ async function carryOut<S, R, K>(run: WriteRun<S, R, K>, key: RunKey) {
     approvedOn = confirmed.approvedOn;
     journaled = await journal(run, checked, confirmed);
     const sent = await send(run, checked, confirmed, journaled.writer);
-    return await prove(run, checked, confirmed, sent, journaled.writer);
+    return await prove(run, checked, confirmed, sent, journaled);
   } catch (error) {
     const begun = journaled?.begunAt === undefined ? undefined : journaled.entry;
     if (begun) begunHere.set(begun.id, journaled!.begunAt!);
@@ -440,7 +447,7 @@ async function prove<S, R, K>(
   { earlier }: Checked<S, K>,
   { kept, before }: Confirmed<K>,
   { answer, startedAt }: Sent<S>,
-  writer: EntryWriter,
+  { entry, writer }: Journaled,
 ) {
   if (!run.options.wait)
     return {
@@ -454,7 +461,13 @@ async function prove<S, R, K>(
     answer,
     kept,
     ...(await writer.proving(() =>
-      action.stages.wait(action, answer, { startedAt, before, kept, sentEarlier: earlier?.kind === 'landed' }),
+      action.stages.wait(action, answer, {
+        startedAt,
+        before,
+        kept,
+        sentEarlier: earlier?.kind === 'landed',
+        changedSince: () => changedSince(run, entry, before),
+      }),
     )),
   });
 }

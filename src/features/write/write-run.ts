@@ -99,11 +99,18 @@ export interface WriteStages<A, S, R, K = unknown> {
   ): Pick<JournalPatch, 'hedge_id' | 'order_tx_hash' | 'traded_usd'>;
   /** Waits until the action resolved: what proves it landed, and the side as every view showed it then (journaled: a
    * later identical run is judged by it). `context`: when the request left, the facts read before it (`before`, as
-   * journaled; `kept`), and whether a resume found the earlier send landed and follows it (`sentEarlier`). */
+   * journaled; `kept`), whether a resume found the earlier send landed and follows it (`sentEarlier`), and a read of
+   * the journal: whether another change of the side is known since it began that `before` does not count. */
   wait(
     write: A,
     answer: S,
-    context: { startedAt: number; before?: JsonObject; kept?: K; sentEarlier?: boolean },
+    context: {
+      startedAt: number;
+      before?: JsonObject;
+      kept?: K;
+      sentEarlier?: boolean;
+      changedSince?: () => Promise<boolean>;
+    },
   ): Promise<{ result: R; sideAfter?: SideAfter; outcome?: Resolved }>;
   /** The write as a plan value, the side read now (what a confirmation binds, and what it trades for an agent's limits:
    * the context's TradeGate): read when it is about to be sent. */
