@@ -702,7 +702,7 @@ describe("a write's proof over every view, and a resume's reconcile on the same 
     expect(verdictOf(judged(views({ records: [], ended: ['a', 'b'] })), close)).toBe('landed');
   });
 
-  it("an add or a reduce whose side every view shows flat, though it would not close it, is judged by its hedge's record: carrying it, landed; at its figure before, it ended first; otherwise, unread, or with another change of the side known since, cannot be told", () => {
+  it("an add or a reduce whose side every view shows flat, though it would not close it, is judged by its hedge's record: carrying it, landed; at its figure before, it ended first; otherwise, unread, or where the side's other changes known since make its figure either way, cannot be told", () => {
     for (const kind of ['add', 'reduce'] as const) {
       const expected = { ...expectedOf(kind), hedgeId: 'a' };
       const after = kind === 'add' ? BEFORE + CHANGE : BEFORE - CHANGE;
@@ -711,10 +711,29 @@ describe("a write's proof over every view, and a resume's reconcile on the same 
       expect(verdictOf(flat, expected, { ...filled('a', 77), status: 'closed' })).toBe('ended-untold');
       expect(verdictOf(flat, expected, null)).toBe('ended-untold');
       expect(verdictOf(flat, expected)).toBe('asks hedge');
-      // Another change of the side known since: the record's figure may be both netting out, or the other alone.
-      const changed = { ...expected, changedSince: true };
-      for (const figure of [BEFORE, after])
-        expect(verdictOf(flat, changed, { ...filled('a', figure), status: 'closed' })).toBe('ended-untold');
+      // The side's other changes known since: the record is told only where no sum of them makes its figure both with
+      // the change and without it.
+      const record = (figure: number) => ({ ...filled('a', figure), status: 'closed' as const });
+      const sign = kind === 'add' ? 1 : -1;
+      // Another change of the same amount the other way: back at the old figure may be both netting out.
+      const nets = { ...expected, othersUsd: [-sign * CHANGE, 77] };
+      expect([BEFORE, after].map((figure) => verdictOf(flat, nets, record(figure)))).toEqual([
+        'ended-untold',
+        'landed',
+      ]);
+      // The same way: the figure with the change may be the other's alone.
+      const same = { ...expected, othersUsd: [sign * CHANGE] };
+      expect([BEFORE, after].map((figure) => verdictOf(flat, same, record(figure)))).toEqual([
+        'ended-first',
+        'ended-untold',
+      ]);
+      const apart = { ...expected, othersUsd: [77, -31] };
+      expect([BEFORE, after, BEFORE + 46].map((figure) => verdictOf(flat, apart, record(figure)))).toEqual([
+        'ended-first',
+        'landed',
+        'ended-first',
+      ]);
+      expect(verdictOf(flat, { ...expected, othersUsd: [undefined] }, record(after))).toBe('ended-untold');
     }
     // A reduce of about the whole side closes it: flat is its landing, no record needed.
     expect(verdictOf(flat, { kind: 'reduce', before: BEFORE, changeUsd: BEFORE })).toBe('landed');

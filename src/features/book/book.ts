@@ -256,9 +256,17 @@ export interface ExpectedChange {
   changeUsd?: number;
   hedgeId?: string;
   gone?: readonly string[];
-  /** Another change of the side is known since this one began that `before` does not count (the journal's): a hedge's
-   * figure at `before` or at the change's may be the two netting out, or the other one alone. */
-  changedSince?: boolean;
+  /** The signed amounts of the side's other changes known since this one began that `before` does not count (the
+   * journal's; undefined: an amount not read): an ended hedge may carry any of them, so its figure is told only where
+   * no sum of them explains it both with this change and without it. */
+  othersUsd?: ReadonlyArray<number | undefined>;
+}
+
+/** Whether `figure` is `base` plus some of `others` (any figure, where one is unread or they are too many to add up). */
+function reaches(figure: number, base: number, others: ReadonlyArray<number | undefined>) {
+  if (others.length > 12 || others.some((usd) => usd === undefined)) return true;
+  const sums = others.reduce<number[]>((all, usd) => [...all, ...all.map((sum) => sum + usd!)], [base]);
+  return sums.some((sum) => near(figure, sum));
 }
 
 /** Whether a change of this kind moves its side by an amount (an add, a reduce): those add up (movedBefore). */
@@ -310,9 +318,9 @@ export type ChangeVerdict = {
  * only by hedges other than those it ended has landed (opened since), not while one it ended is still held. An add or
  * a reduce whose side every view shows flat, though the change would not close it, is judged by its hedge's own record
  * (`ended`; null: it cannot be read; undefined: not read, asked for): carrying the change, it landed and ended since;
- * at its figure before the change, it ended first and the change never happened (`ended-first`); otherwise, or with
- * another change of the side known since (`changedSince`), whether it happened before the side ended cannot be told
- * (`ended-untold`). */
+ * at its figure before the change, it ended first and the change never happened (`ended-first`); otherwise whether it
+ * happened before the side ended cannot be told (`ended-untold`), as where the side's other changes known since
+ * (`othersUsd`) could make its figure both with the change and without it. */
 export function changeVerdict(book: SideBook, expected: ExpectedChange, ended?: HedgeRecord | null): ChangeVerdict {
   const holds = sideHolds(book);
   if (holds.holds === 'cannot-tell') return { verdict: 'cannot-tell', evidence: holds.why };
@@ -348,13 +356,10 @@ export function changeVerdict(book: SideBook, expected: ExpectedChange, ended?: 
     holds.holds === 'flat' &&
     !expectedAfterChange(kind, before, changeUsd).closes
   ) {
-    if (expected.changedSince)
-      return {
-        verdict: 'ended-untold',
-        evidence: 'another change of the side is known since, so its figure proves nothing',
-      };
     const usd = ended?.notionalUsd;
-    const seen = ended ? notionalVerdict(usd, before, after) : 'cannot-tell';
+    const { othersUsd = [] } = expected;
+    const [carries, lacks] = [after, before].map((base) => usd !== undefined && reaches(usd, base, othersUsd));
+    const seen = carries === lacks ? 'cannot-tell' : carries ? 'landed' : 'not-yet';
     if (seen === 'landed')
       return {
         verdict: 'landed',
@@ -365,7 +370,7 @@ export function changeVerdict(book: SideBook, expected: ExpectedChange, ended?: 
       return { verdict: 'ended-first', evidence: `hedge ${ended!.id} ended at ${formatUsd(before)}` };
     const shows = !ended
       ? 'its hedge cannot be read'
-      : `its hedge shows ${usd === undefined ? 'no readable notional' : formatUsd(usd)}`;
+      : `its hedge shows ${usd === undefined ? 'no readable notional' : formatUsd(usd)}${carries ? ", which the side's other changes known since could make with it or without it" : ''}`;
     return { verdict: 'ended-untold', evidence: shows, ...(ended === undefined && { asks: 'hedge' as const }) };
   }
   const side = `the side is ${holds.holds === 'flat' ? 'flat' : `at ${formatUsd(now)}`}`;

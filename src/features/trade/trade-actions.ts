@@ -705,7 +705,7 @@ function unproven(t: TradeAction, expected: ExpectedChange, seen: Seen | undefin
  * the bound, the last proof says why. Records that may be cut are no proof either way, and reading again tells no more. */
 async function prove(
   t: TradeAction,
-  { expected, label, startedAt, changedSince }: Pick<Proving, 'expected' | 'label' | 'startedAt' | 'changedSince'>,
+  { expected, label, startedAt, othersSince }: Pick<Proving, 'expected' | 'label' | 'startedAt' | 'othersSince'>,
 ) {
   const { ports, client, market, side } = t;
   const named = KINDS[t.kind].names && expected.hedgeId ? [expected.hedgeId] : undefined;
@@ -719,10 +719,10 @@ async function prove(
       if (book.recordsCut !== undefined) throw cutSide({ market, side }, book, false);
       let proof = changeVerdict(book, expected);
       // Every view shows the side flat during a change that would not close it: its hedge's own record says more,
-      // unless another change of the side is known since (its figure then proves nothing).
+      // against every figure the side's other changes known since could add to it.
       if (proof.asks) {
-        const [hedge, changed] = await Promise.all([readHedge(t, expected.hedgeId), changedSince?.()]);
-        proof = changeVerdict(book, { ...expected, changedSince: changed }, recordOf(hedge));
+        const [hedge, othersUsd] = await Promise.all([readHedge(t, expected.hedgeId), othersSince?.()]);
+        proof = changeVerdict(book, { ...expected, othersUsd }, recordOf(hedge));
       }
       return { book, positions: views.positions, proof };
     },
@@ -745,11 +745,11 @@ async function waitFor(
     before?: JsonObject;
     kept?: TradeKept;
     sentEarlier?: boolean;
-    changedSince?: () => Promise<boolean>;
+    othersSince?: () => Promise<ReadonlyArray<number | undefined>>;
   },
 ) {
   const { kind, market, side, hedgeCommand } = t;
-  const { startedAt, before = {}, kept = {}, sentEarlier, changedSince } = context;
+  const { startedAt, before = {}, kept = {}, sentEarlier, othersSince } = context;
   const of = KINDS[kind];
   const expected = expectedOf(t, before, answer.hedge_id) ?? (of.ends ? { kind, before: 0 } : undefined);
   if (!expected)
@@ -765,7 +765,7 @@ async function waitFor(
   // waits for.
   const { order_tx_hash: hash } = answer;
   const label = `${sentEarlier ? 'Sent earlier:' : 'Submitted'} ${of.names ? answer.hedge_id! : kind}${typeof hash === 'string' && hash ? ` (tx ${shortHash(hash)})` : ''}, waiting for ${of.waitsFor(t)}`;
-  return of.wait(t, { answer, before, kept, expected, label, startedAt, changedSince });
+  return of.wait(t, { answer, before, kept, expected, label, startedAt, othersSince });
 }
 
 /** What a kind's wait is given: the answer, what was read before the send, the change it expects and its line. */
@@ -776,8 +776,8 @@ interface Proving {
   expected: ExpectedChange;
   label: string;
   startedAt: number;
-  /** Whether the journal knows another change of the side since it began that `before` does not count. */
-  changedSince?: () => Promise<boolean>;
+  /** The signed amounts of the side's other changes the journal knows since it began that `before` does not count. */
+  othersSince?: () => Promise<ReadonlyArray<number | undefined>>;
 }
 
 /** An open's wait: its hedge record first (its fill shows there first; a failed one is its outcome), then the other

@@ -238,14 +238,23 @@ export async function attributedContext({ journal, identity, own }: WriteRun, en
     const value = context?.[name];
     if (typeof value === 'number') context![name] = movedBefore(value, landed);
   }
-  return { context, uncertain };
+  return { context, uncertain, landed };
 }
 
-/** Whether another change of the side is known since the entry began that `before` (the baseline a wait compares with)
- * does not count: one the journal cannot attribute, or one that landed since `before` was read or moved. */
-export async function changedSince(run: WriteRun, entry: JournalEntry, before: JsonObject | undefined) {
-  const { context, uncertain } = await attributedContext(run, entry);
-  return uncertain.length > 0 || BASELINES.some((name) => context?.[name] !== before?.[name]);
+/** The signed amounts of the side's other changes known since the entry began that `before` (the baseline a wait
+ * compares with) does not count, any of which its hedge may carry: those the journal cannot attribute, and those that
+ * landed since `before` was read (a resume's is moved by them); undefined, an amount it cannot read. */
+export async function othersSince(run: WriteRun, entry: JournalEntry, before: JsonObject | undefined) {
+  const { context, uncertain, landed } = await attributedContext(run, entry);
+  const counted = BASELINES.every((name) => context?.[name] === before?.[name]);
+  const signed = (kind: 'add' | 'reduce', usd: number | undefined) =>
+    usd === undefined || kind === 'add' ? usd : -usd;
+  return [
+    ...uncertain.flatMap(({ command, ...other }) =>
+      byAmount(command) ? [signed(command, recordedUsd(bodyOf(other)))] : [],
+    ),
+    ...(counted ? [] : landed.map(({ kind, changeUsd }) => signed(kind, changeUsd))),
+  ];
 }
 
 /** What the book shows of an earlier send under a run's key: landed (its answer followed, nothing sent again), or

@@ -38,8 +38,8 @@ import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 import {
   attributedContext,
   begunHere,
-  changedSince,
   chooseKey,
+  othersSince,
   reconcileEarlier,
   type Earlier,
 } from './resume-repeat.js';
@@ -466,7 +466,7 @@ async function prove<S, R, K>(
         before,
         kept,
         sentEarlier: earlier?.kind === 'landed',
-        changedSince: () => changedSince(run, entry, before),
+        othersSince: () => othersSince(run, entry, before),
       }),
     )),
   });

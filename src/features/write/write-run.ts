@@ -100,7 +100,7 @@ export interface WriteStages<A, S, R, K = unknown> {
   /** Waits until the action resolved: what proves it landed, and the side as every view showed it then (journaled: a
    * later identical run is judged by it). `context`: when the request left, the facts read before it (`before`, as
    * journaled; `kept`), whether a resume found the earlier send landed and follows it (`sentEarlier`), and a read of
-   * the journal: whether another change of the side is known since it began that `before` does not count. */
+   * the journal: the other changes of the side known since it began that `before` does not count (`othersSince`). */
   wait(
     write: A,
     answer: S,
@@ -109,7 +109,7 @@ export interface WriteStages<A, S, R, K = unknown> {
       before?: JsonObject;
       kept?: K;
       sentEarlier?: boolean;
-      changedSince?: () => Promise<boolean>;
+      othersSince?: () => Promise<ReadonlyArray<number | undefined>>;
     },
   ): Promise<{ result: R; sideAfter?: SideAfter; outcome?: Resolved }>;
   /** The write as a plan value, the side read now (what a confirmation binds, and what it trades for an agent's limits:
