@@ -714,26 +714,38 @@ describe("a write's proof over every view, and a resume's reconcile on the same 
       // The side's other changes known since: the record is told only where no sum of them makes its figure both with
       // the change and without it.
       const record = (figure: number) => ({ ...filled('a', figure), status: 'closed' as const });
-      const sign = kind === 'add' ? 1 : -1;
+      const other = kind === 'add' ? 'reduce' : 'add';
       // Another change of the same amount the other way: back at the old figure may be both netting out.
-      const nets = { ...expected, othersUsd: [-sign * CHANGE, 77] };
+      const nets = {
+        ...expected,
+        others: [
+          { kind: other, changeUsd: CHANGE },
+          { kind: 'add', changeUsd: 77 },
+        ],
+      } as const;
       expect([BEFORE, after].map((figure) => verdictOf(flat, nets, record(figure)))).toEqual([
         'ended-untold',
         'landed',
       ]);
       // The same way: the figure with the change may be the other's alone.
-      const same = { ...expected, othersUsd: [sign * CHANGE] };
+      const same = { ...expected, others: [{ kind, changeUsd: CHANGE }] };
       expect([BEFORE, after].map((figure) => verdictOf(flat, same, record(figure)))).toEqual([
         'ended-first',
         'ended-untold',
       ]);
-      const apart = { ...expected, othersUsd: [77, -31] };
+      const apart = {
+        ...expected,
+        others: [
+          { kind: 'add', changeUsd: 77 },
+          { kind: 'reduce', changeUsd: 31 },
+        ],
+      } as const;
       expect([BEFORE, after, BEFORE + 46].map((figure) => verdictOf(flat, apart, record(figure)))).toEqual([
         'ended-first',
         'landed',
         'ended-first',
       ]);
-      expect(verdictOf(flat, { ...expected, othersUsd: [undefined] }, record(after))).toBe('ended-untold');
+      expect(verdictOf(flat, { ...expected, others: [{ kind: 'add' }] }, record(after))).toBe('ended-untold');
     }
     // A reduce of about the whole side closes it: flat is its landing, no record needed.
     expect(verdictOf(flat, { kind: 'reduce', before: BEFORE, changeUsd: BEFORE })).toBe('landed');

@@ -256,16 +256,23 @@ export interface ExpectedChange {
   changeUsd?: number;
   hedgeId?: string;
   gone?: readonly string[];
-  /** The signed amounts of the side's other changes known since this one began that `before` does not count (the
-   * journal's; undefined: an amount not read): an ended hedge may carry any of them, so its figure is told only where
-   * no sum of them explains it both with this change and without it. */
-  othersUsd?: ReadonlyArray<number | undefined>;
+  /** The side's other adds and reduces known since this one began that `before` does not count (the journal's; an
+   * amount unset: not read): an ended hedge may carry any of them, so its figure is told only where no sum of them
+   * explains it both with this change and without it. */
+  others?: readonly AmountChange[];
 }
 
-/** Whether `figure` is `base` plus some of `others` (any figure, where one is unread or they are too many to add up). */
-function reaches(figure: number, base: number, others: ReadonlyArray<number | undefined>) {
-  if (others.length > 12 || others.some((usd) => usd === undefined)) return true;
-  const sums = others.reduce<number[]>((all, usd) => [...all, ...all.map((sum) => sum + usd!)], [base]);
+/** An add or a reduce by its amount (unset: not read). */
+export type AmountChange = { kind: 'add' | 'reduce'; changeUsd?: number };
+
+/** What a change moves its side's notional by: up by an add, down by a reduce. */
+const signedUsd = ({ kind, changeUsd = 0 }: AmountChange) => (kind === 'add' ? changeUsd : -changeUsd);
+
+/** Whether `figure` is `base` moved by some of `others` (any figure, where an amount is unread or they are too many to
+ * add up). */
+function reaches(figure: number, base: number, others: readonly AmountChange[]) {
+  if (others.length > 12 || others.some((change) => change.changeUsd === undefined)) return true;
+  const sums = others.reduce((all, change) => [...all, ...all.map((sum) => sum + signedUsd(change))], [base]);
   return sums.some((sum) => near(figure, sum));
 }
 
@@ -320,7 +327,7 @@ export type ChangeVerdict = {
  * (`ended`; null: it cannot be read; undefined: not read, asked for): carrying the change, it landed and ended since;
  * at its figure before the change, it ended first and the change never happened (`ended-first`); otherwise whether it
  * happened before the side ended cannot be told (`ended-untold`), as where the side's other changes known since
- * (`othersUsd`) could make its figure both with the change and without it. */
+ * (`others`) could make its figure both with the change and without it. */
 export function changeVerdict(book: SideBook, expected: ExpectedChange, ended?: HedgeRecord | null): ChangeVerdict {
   const holds = sideHolds(book);
   if (holds.holds === 'cannot-tell') return { verdict: 'cannot-tell', evidence: holds.why };
@@ -357,16 +364,15 @@ export function changeVerdict(book: SideBook, expected: ExpectedChange, ended?: 
     !expectedAfterChange(kind, before, changeUsd).closes
   ) {
     const usd = ended?.notionalUsd;
-    const { othersUsd = [] } = expected;
-    const [carries, lacks] = [after, before].map((base) => usd !== undefined && reaches(usd, base, othersUsd));
-    const seen = carries === lacks ? 'cannot-tell' : carries ? 'landed' : 'not-yet';
-    if (seen === 'landed')
+    const { others = [] } = expected;
+    const [carries, lacks] = [after, before].map((base) => usd !== undefined && reaches(usd, base, others));
+    if (carries && !lacks)
       return {
         verdict: 'landed',
         evidence: `hedge ${ended!.id} carries the ${kind} (${formatUsd(usd!)}) and has ended`,
         endedSince: true,
       };
-    if (seen === 'not-yet')
+    if (lacks && !carries)
       return { verdict: 'ended-first', evidence: `hedge ${ended!.id} ended at ${formatUsd(before)}` };
     const shows = !ended
       ? 'its hedge cannot be read'
@@ -631,8 +637,8 @@ export function earlierOpen(
 
 /** The side's notional a change was sent on, moved by the changes of it known to have landed since (each an add +N or
  * a reduce −N): what a resume's reconcile judges its change against. */
-export function movedBefore(before: number, since: ReadonlyArray<Pick<ExpectedChange, 'kind' | 'changeUsd'>>) {
-  const delta = since.reduce((sum, { kind, changeUsd = 0 }) => sum + (kind === 'add' ? changeUsd : -changeUsd), 0);
+export function movedBefore(before: number, since: readonly AmountChange[]) {
+  const delta = since.reduce((sum, change) => sum + signedUsd(change), 0);
   return delta === 0 ? before : cents(before + delta);
 }
 

@@ -20,6 +20,7 @@ import {
   referenceInUse,
   shownFlat,
   sideContext,
+  type AmountChange,
   type ChangeVerdict,
   type EarlierVerdict,
   type ExpectedChange,
@@ -721,8 +722,8 @@ async function prove(
       // Every view shows the side flat during a change that would not close it: its hedge's own record says more,
       // against every figure the side's other changes known since could add to it.
       if (proof.asks) {
-        const [hedge, othersUsd] = await Promise.all([readHedge(t, expected.hedgeId), othersSince?.()]);
-        proof = changeVerdict(book, { ...expected, othersUsd }, recordOf(hedge));
+        const [hedge, others] = await Promise.all([readHedge(t, expected.hedgeId), othersSince?.()]);
+        proof = changeVerdict(book, { ...expected, others }, recordOf(hedge));
       }
       return { book, positions: views.positions, proof };
     },
@@ -745,7 +746,7 @@ async function waitFor(
     before?: JsonObject;
     kept?: TradeKept;
     sentEarlier?: boolean;
-    othersSince?: () => Promise<ReadonlyArray<number | undefined>>;
+    othersSince?: () => Promise<readonly AmountChange[]>;
   },
 ) {
   const { kind, market, side, hedgeCommand } = t;
@@ -776,8 +777,8 @@ interface Proving {
   expected: ExpectedChange;
   label: string;
   startedAt: number;
-  /** The signed amounts of the side's other changes the journal knows since it began that `before` does not count. */
-  othersSince?: () => Promise<ReadonlyArray<number | undefined>>;
+  /** The side's other adds and reduces the journal knows since it began that `before` does not count. */
+  othersSince?: () => Promise<readonly AmountChange[]>;
 }
 
 /** An open's wait: its hedge record first (its fill shows there first; a failed one is its outcome), then the other

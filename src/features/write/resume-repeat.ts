@@ -17,7 +17,7 @@ import {
   type JournalEntry,
 } from '../../platform/journal/index.js';
 import { readSideInStep, sideAfterOf } from '../book/side-book.js';
-import { byAmount, endsSide, movedBefore, sameSide, shownFlat } from '../book/book.js';
+import { byAmount, endsSide, movedBefore, sameSide, shownFlat, type AmountChange } from '../book/book.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { utcClock, utcDay } from '../../core/utc-text.js';
 import { formatSpan } from '../../core/duration.js';
@@ -220,7 +220,7 @@ export async function attributedContext({ journal, identity, own }: WriteRun, en
       (Date.parse(other.created_at) >= begun || isUnresolved(other) || Date.parse(other.resolved_at ?? '') >= begun),
   );
   const uncertain: JournalEntry[] = [];
-  const landed: Array<{ kind: 'add' | 'reduce'; changeUsd: number }> = [];
+  const landed: AmountChange[] = [];
   for (const other of others) {
     const changeUsd = recordedUsd(bodyOf(other));
     const { command: kind } = other;
@@ -241,19 +241,21 @@ export async function attributedContext({ journal, identity, own }: WriteRun, en
   return { context, uncertain, landed };
 }
 
-/** The signed amounts of the side's other changes known since the entry began that `before` (the baseline a wait
- * compares with) does not count, any of which its hedge may carry: those the journal cannot attribute, and those that
- * landed since `before` was read (a resume's is moved by them); undefined, an amount it cannot read. */
-export async function othersSince(run: WriteRun, entry: JournalEntry, before: JsonObject | undefined) {
+/** The side's other adds and reduces known since the entry began that `before` (the baseline a wait compares with)
+ * does not count, any of which its hedge may carry: those the journal cannot attribute (an amount unset: not read),
+ * and those that landed since `before` was read (a resume's is moved by them). */
+export async function othersSince(
+  run: WriteRun,
+  entry: JournalEntry,
+  before: JsonObject | undefined,
+): Promise<AmountChange[]> {
   const { context, uncertain, landed } = await attributedContext(run, entry);
   const counted = BASELINES.every((name) => context?.[name] === before?.[name]);
-  const signed = (kind: 'add' | 'reduce', usd: number | undefined) =>
-    usd === undefined || kind === 'add' ? usd : -usd;
   return [
-    ...uncertain.flatMap(({ command, ...other }) =>
-      byAmount(command) ? [signed(command, recordedUsd(bodyOf(other)))] : [],
+    ...uncertain.flatMap(({ command: kind, ...other }) =>
+      byAmount(kind) ? [{ kind, changeUsd: recordedUsd(bodyOf(other)) }] : [],
     ),
-    ...(counted ? [] : landed.map(({ kind, changeUsd }) => signed(kind, changeUsd))),
+    ...(counted ? [] : landed),
   ];
 }
 

@@ -15,7 +15,7 @@ import {
   type SideAfter,
 } from '../../platform/journal/index.js';
 import type { Side } from '../../core/vocabulary.js';
-import type { SideShown } from '../book/book.js';
+import type { AmountChange, SideShown } from '../book/book.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { WritePorts } from './ports.js';
 import type { Trade } from '../../platform/runtime/context.js';
@@ -109,7 +109,7 @@ export interface WriteStages<A, S, R, K = unknown> {
       before?: JsonObject;
       kept?: K;
       sentEarlier?: boolean;
-      othersSince?: () => Promise<ReadonlyArray<number | undefined>>;
+      othersSince?: () => Promise<readonly AmountChange[]>;
     },
   ): Promise<{ result: R; sideAfter?: SideAfter; outcome?: Resolved }>;
   /** The write as a plan value, the side read now (what a confirmation binds, and what it trades for an agent's limits:
